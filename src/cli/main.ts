@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * The `fdkit` command. Each subcommand lives in its own module; this file only dispatches, turns usage
+ * mistakes into a message and exit status 2, and keeps stdout for results.
+ */
+import { readFileSync } from 'node:fs';
+import { parseFlags, UsageError } from './args.js';
+import { defaultDemoScenario, runDetectorDemo } from './detector-demo.js';
+
+const USAGE = `Usage: fdkit <command> [flags]
+
+Commands:
+  demo [--seed N] [--pause-ms MS]   a phi-accrual detector watching a heartbeat stream with a pause
+                                    and a crash, in virtual time
+  help                              this text
+  version                           the package version
+`;
+
+function version(): string {
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : 'unknown';
+}
+
+function run(argv: readonly string[]): void {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'demo': {
+      const flags = parseFlags('demo', rest, {
+        seed: { kind: 'integer', min: 0 },
+        'pause-ms': { kind: 'number', min: 0, max: 20_000 },
+      });
+      runDetectorDemo({
+        ...defaultDemoScenario,
+        seed: (flags.get('seed') as number | undefined) ?? defaultDemoScenario.seed,
+        pauseMs: (flags.get('pause-ms') as number | undefined) ?? defaultDemoScenario.pauseMs,
+        write: (line) => process.stdout.write(`${line}\n`),
+      });
+      return;
+    }
+    case 'version':
+    case '--version':
+      process.stdout.write(`${version()}\n`);
+      return;
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      throw new UsageError(`fdkit: unknown command '${command}'`);
+  }
+}
+
+try {
+  run(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`${error.message}\n\n${USAGE}`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,90 @@
+/**
+ * A fixed-capacity window of the most recent samples with running sums, so that the mean and the standard
+ * deviation cost O(1) per sample and per query, with no allocation after construction.
+ *
+ * Running sums of floating-point samples drift as samples are added and evicted; the sums are recomputed
+ * from the buffer once per `capacity` evictions, which keeps the error bounded at an amortized O(1) cost.
+ * With whole-millisecond samples (as Akka records them) every sum is exact and the recomputation changes
+ * nothing.
+ */
+export class IntervalWindow {
+  private readonly samples: Float64Array;
+  private head = 0; // index of the oldest sample
+  private count = 0;
+  private sum = 0;
+  private sumOfSquares = 0;
+  private evictionsSinceRecompute = 0;
+
+  constructor(readonly capacity: number) {
+    this.samples = new Float64Array(capacity);
+  }
+
+  /** Number of samples held. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Mean of the samples; NaN when empty. */
+  get mean(): number {
+    return this.sum / this.count;
+  }
+
+  /** Population variance (Akka's `E[x²] − E[x]²`), clamped at 0 against rounding; NaN when empty. */
+  get variance(): number {
+    const mean = this.sum / this.count;
+    return Math.max(0, this.sumOfSquares / this.count - mean * mean);
+  }
+
+  /** The newest sample; NaN when empty. */
+  get newest(): number {
+    if (this.count === 0) return Number.NaN;
+    const i = this.head + this.count - 1;
+    return this.samples[i >= this.capacity ? i - this.capacity : i]!;
+  }
+
+  /** The oldest sample; NaN when empty. */
+  get oldest(): number {
+    return this.count === 0 ? Number.NaN : this.samples[this.head]!;
+  }
+
+  /** Appends a sample, evicting the oldest one when full. */
+  push(sample: number): void {
+    const capacity = this.capacity;
+    if (this.count < capacity) {
+      const i = this.head + this.count;
+      this.samples[i >= capacity ? i - capacity : i] = sample;
+      this.count++;
+      this.sum += sample;
+      this.sumOfSquares += sample * sample;
+      return;
+    }
+    const old = this.samples[this.head]!;
+    this.samples[this.head] = sample;
+    this.head = this.head + 1 === capacity ? 0 : this.head + 1;
+    this.sum += sample - old;
+    this.sumOfSquares += sample * sample - old * old;
+    if (++this.evictionsSinceRecompute === capacity) this.recomputeSums();
+  }
+
+  /** Removes every sample. */
+  clear(): void {
+    this.head = 0;
+    this.count = 0;
+    this.sum = 0;
+    this.sumOfSquares = 0;
+    this.evictionsSinceRecompute = 0;
+  }
+
+  private recomputeSums(): void {
+    let sum = 0;
+    let sumOfSquares = 0;
+    for (let i = 0; i < this.count; i++) {
+      const x = this.samples[i]!;
+      sum += x;
+      sumOfSquares += x * x;
+    }
+    this.sum = sum;
+    this.sumOfSquares = sumOfSquares;
+    this.evictionsSinceRecompute = 0;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The phi accrual failure detector (Hayashibara, Défago, Yared and Katayama, SRDS 2004) with the semantics
+ * of Akka's `PhiAccrualFailureDetector`, and Cassandra's exponential variant.
+ *
+ * What Akka does, and this class does identically:
+ * - the history is bootstrapped on the first heartbeat with two intervals, `estimate − estimate/4` and
+ *   `estimate + estimate/4` (the quarter rounded down to a whole millisecond), so a peer heard from once
+ *   still becomes unavailable when it goes silent;
+ * - phi is computed with the mean shifted by `acceptableHeartbeatPauseMs` and the standard deviation
+ *   raised to at least `minStdDeviationMs`;
+ * - an interval that ends a period of unavailability is not recorded, since one long pause would skew the
+ *   statistics for the next `maxSampleSize` heartbeats;
+ * - statistics come from running sums over the last `maxSampleSize` intervals.
+ *
+ * With the default options a peer that heartbeats every second with little jitter becomes unavailable
+ * after about 4.52 s of silence: the 1000 ms mean, plus the 3000 ms acceptable pause, plus 5.22 standard
+ * deviations (here the 100 ms minimum), where the approximated normal tail falls below 10^−8.
+ *
+ * `distribution: 'exponential'` computes Cassandra's phi instead, `(t / mean) / ln 10` with t the silence
+ * less the acceptable pause (set that pause to 0 for Cassandra's numbers), and bootstraps the history with
+ * a single interval equal to the estimate, as Cassandra's `ArrivalWindow` does with its initial value.
+ */
+import { checkChoice, checkKnownKeys, checkNumber } from '../options.js';
+import type { Clock } from '../runtime/clock.js';
+import { systemClock } from '../runtime/system.js';
+import type { FailureDetector } from './failure-detector.js';
+import { IntervalWindow } from './interval-window.js';
+import { exponentialPhiUnchecked, normalPhiUnchecked } from './phi.js';
+import { checkHeartbeatTimestamp, checkTimestamp } from './timestamp.js';
+
+/** Options of {@link PhiAccrualDetector}; every field has Akka's cluster default. */
+export interface PhiAccrualOptions {
+  /** Phi at or above which the peer is unavailable. Default 8 (Akka cluster). Range > 0. */
+  readonly threshold?: number;
+  /** Intervals kept for the statistics. Default 1000. Integer in [1, 1,000,000]. */
+  readonly maxSampleSize?: number;
+  /** Floor of the standard deviation, against over-sensitivity to regular heartbeats. Default 100. > 0. */
+  readonly minStdDeviationMs?: number;
+  /** Silence tolerated on top of the mean interval (lost heartbeats, GC). Default 3000. >= 0. */
+  readonly acceptableHeartbeatPauseMs?: number;
+  /** Expected heartbeat interval before any was measured. Default 1000. > 0. */
+  readonly firstHeartbeatEstimateMs?: number;
+  /** Model of the intervals: `'normal'` (Akka) or `'exponential'` (Cassandra). Default `'normal'`. */
+  readonly distribution?: 'normal' | 'exponential';
+  /** Where time comes from when `atMs` is omitted. Default the system clock. */
+  readonly clock?: Clock;
+}
+
+const OWNER = 'PhiAccrualDetector';
+const KNOWN_OPTIONS = [
+  'threshold',
+  'maxSampleSize',
+  'minStdDeviationMs',
+  'acceptableHeartbeatPauseMs',
+  'firstHeartbeatEstimateMs',
+  'distribution',
+  'clock',
+] as const;
+
+/**
+ * Phi accrual failure detector for one peer.
+ *
+ * @example
+ * ```ts
+ * const fd = new PhiAccrualDetector({ threshold: 8 });
+ * fd.heartbeat(0); fd.heartbeat(1000); fd.heartbeat(2000);
+ * fd.phi(2500);          // 0.03: half an interval of silence is normal
+ * fd.isAvailable(7000);  // false: 5 s of silence
+ * ```
+ */
+export class PhiAccrualDetector implements FailureDetector {
+  readonly threshold: number;
+  readonly maxSampleSize: number;
+  readonly minStdDeviationMs: number;
+  readonly acceptableHeartbeatPauseMs: number;
+  readonly firstHeartbeatEstimateMs: number;
+  readonly distribution: 'normal' | 'exponential';
+  private readonly clock: Clock;
+  private readonly window: IntervalWindow;
+  private lastHeartbeatMs = Number.NaN;
+  // Cached at each heartbeat so that a query costs one exp and one log10.
+  private shiftedMeanMs = 0;
+  private stdDeviationMs = 0;
+
+  constructor(options: PhiAccrualOptions = {}) {
+    checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
+    this.threshold = checkNumber(OWNER, 'threshold', options.threshold ?? 8, {
+      min: 0,
+      minExclusive: true,
+      max: Number.POSITIVE_INFINITY,
+    });
+    this.maxSampleSize = checkNumber(OWNER, 'maxSampleSize', options.maxSampleSize ?? 1000, {
+      min: 1,
+      max: 1_000_000,
+      integer: true,
+    });
+    this.minStdDeviationMs = checkNumber(OWNER, 'minStdDeviationMs', options.minStdDeviationMs ?? 100, {
+      min: 0,
+      minExclusive: true,
+    });
+    this.acceptableHeartbeatPauseMs = checkNumber(
+      OWNER,
+      'acceptableHeartbeatPauseMs',
+      options.acceptableHeartbeatPauseMs ?? 3000,
+      { min: 0 },
+    );
+    this.firstHeartbeatEstimateMs = checkNumber(
+      OWNER,
+      'firstHeartbeatEstimateMs',
+      options.firstHeartbeatEstimateMs ?? 1000,
+      { min: 0, minExclusive: true },
+    );
+    this.distribution = checkChoice(OWNER, 'distribution', options.distribution ?? 'normal', [
+      'normal',
+      'exponential',
+    ]);
+    this.clock = options.clock ?? systemClock;
+    this.window = new IntervalWindow(this.maxSampleSize);
+  }
+
+  get isMonitoring(): boolean {
+    return !Number.isNaN(this.lastHeartbeatMs);
+  }
+
+  /** Number of intervals in the history (bootstrap intervals included). */
+  get sampleCount(): number {
+    return this.window.size;
+  }
+
+  /** Mean of the recorded intervals in ms; NaN before the first heartbeat. */
+  get intervalMeanMs(): number {
+    return this.window.mean;
+  }
+
+  /** Standard deviation of the recorded intervals in ms, before the minimum is applied; NaN before the first heartbeat. */
+  get intervalStdDeviationMs(): number {
+    return Math.sqrt(this.window.variance);
+  }
+
+  heartbeat(atMs?: number): void {
+    const now = atMs ?? this.clock.now();
+    if (this.isMonitoring) {
+      checkHeartbeatTimestamp(OWNER, now, this.lastHeartbeatMs);
+      if (this.phiAt(now) < this.threshold) this.window.push(now - this.lastHeartbeatMs);
+    } else {
+      checkTimestamp(OWNER, now);
+      this.bootstrap();
+    }
+    this.lastHeartbeatMs = now;
+    this.updateStatistics();
+  }
+
+  /** The suspicion level: phi at `atMs`; 0 before the first heartbeat; +Infinity where it underflows. */
+  phi(atMs?: number): number {
+    const now = atMs ?? this.clock.now();
+    checkTimestamp(OWNER, now);
+    return this.isMonitoring ? this.phiAt(now) : 0;
+  }
+
+  suspicion(atMs?: number): number {
+    return this.phi(atMs);
+  }
+
+  isAvailable(atMs?: number): boolean {
+    return this.phi(atMs) < this.threshold;
+  }
+
+  reset(): void {
+    this.window.clear();
+    this.lastHeartbeatMs = Number.NaN;
+  }
+
+  private phiAt(now: number): number {
+    const timeDiff = now - this.lastHeartbeatMs;
+    return this.distribution === 'normal'
+      ? normalPhiUnchecked(timeDiff, this.shiftedMeanMs, this.stdDeviationMs)
+      : exponentialPhiUnchecked(timeDiff - this.acceptableHeartbeatPauseMs, this.window.mean);
+  }
+
+  private bootstrap(): void {
+    const estimate = this.firstHeartbeatEstimateMs;
+    this.window.clear();
+    if (this.distribution === 'exponential') {
+      this.window.push(estimate);
+      return;
+    }
+    // Akka divides whole milliseconds: Long arithmetic, so the quarter is rounded down.
+    const quarter = Math.floor(estimate / 4);
+    this.window.push(estimate - quarter);
+    this.window.push(estimate + quarter);
+  }
+
+  private updateStatistics(): void {
+    this.shiftedMeanMs = this.window.mean + this.acceptableHeartbeatPauseMs;
+    this.stdDeviationMs = Math.max(Math.sqrt(this.window.variance), this.minStdDeviationMs);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Validation of option objects. Each check throws an {@link InvalidOptionError} whose message names the
+ * option, the value received and the allowed range, so a misconfiguration is fixed from the message alone.
+ */
+import { InvalidOptionError } from './errors.js';
+
+/** The allowed range of a numeric option. Bounds are inclusive unless marked exclusive. */
+export interface NumberRange {
+  readonly min?: number;
+  readonly max?: number;
+  readonly minExclusive?: boolean;
+  readonly integer?: boolean;
+}
+
+function describeRange(range: NumberRange): string {
+  const kind = range.integer ? 'an integer' : 'a number';
+  const lower = range.min === undefined ? '' : `${range.minExclusive ? '>' : '>='} ${range.min}`;
+  const upper = range.max === undefined ? '' : `<= ${range.max}`;
+  const bounds = [lower, upper].filter((b) => b !== '').join(' and ');
+  return bounds === '' ? kind : `${kind} ${bounds}`;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined || value === null) {
+    return String(value);
+  }
+  return typeof value;
+}
+
+/**
+ * Returns `value` when it is a number within `range`, otherwise throws.
+ *
+ * @param owner - what the option belongs to, for the message (e.g. `PhiAccrualDetector`)
+ */
+export function checkNumber(owner: string, option: string, value: unknown, range: NumberRange): number {
+  const ok =
+    typeof value === 'number' &&
+    !Number.isNaN(value) &&
+    (range.integer !== true || Number.isInteger(value)) &&
+    (range.min === undefined || (range.minExclusive ? value > range.min : value >= range.min)) &&
+    (range.max === undefined || value <= range.max) &&
+    (Number.isFinite(value) || range.max === Number.POSITIVE_INFINITY);
+  if (!ok) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      option,
+      `${owner}: option ${option} must be ${describeRange(range)}, got ${describeValue(value)}`,
+    );
+  }
+  return value as number;
+}
+
+/** Returns `value` when it is one of `allowed`, otherwise throws. */
+export function checkChoice<T extends string>(
+  owner: string,
+  option: string,
+  value: unknown,
+  allowed: readonly T[],
+): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new InvalidOptionError(
+    'FDKIT_INVALID_OPTION',
+    option,
+    `${owner}: option ${option} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describeValue(value)}`,
+  );
+}
+
+/**
+ * Rejects keys that the owner does not know. A misspelt option (`treshold`) would otherwise be ignored in
+ * silence and the default used, which is the worst way to learn about a typo.
+ */
+export function checkKnownKeys(owner: string, options: object, known: readonly string[]): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      '(options)',
+      `${owner}: options must be an object, got ${describeValue(options)}`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new InvalidOptionError(
+        'FDKIT_UNKNOWN_OPTION',
+        key,
+        `${owner}: unknown option ${key}; known options are ${known.join(', ')}`,
+      );
+    }
+  }
+}

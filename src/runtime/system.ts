@@ -1,0 +1,36 @@
+/**
+ * The one file that touches the host's time, timers and entropy. Everything else receives a
+ * {@link Clock} or a seed, which is what lets the same protocol code run under the simulator's virtual
+ * time and be replayed from a seed. The tidy test enforces this.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Clock, Timer } from './clock.js';
+
+/** Options of {@link createSystemClock}. */
+export interface SystemClockOptions {
+  /** When true, pending timers do not keep the process alive. Default false. */
+  readonly unrefTimers?: boolean;
+}
+
+/** A {@link Clock} on `performance.now()`, `Date.now()` and the host's timers. */
+export function createSystemClock(options: SystemClockOptions = {}): Clock {
+  const unref = options.unrefTimers === true;
+  return {
+    now: () => performance.now(),
+    wallNow: () => Date.now(),
+    setTimer(delayMs: number, callback: () => void): Timer {
+      const handle = setTimeout(callback, Math.max(0, delayMs));
+      if (unref) handle.unref();
+      return { cancel: () => clearTimeout(handle) };
+    },
+  };
+}
+
+/** The shared system clock, used when a component is given no clock. */
+export const systemClock: Clock = createSystemClock();
+
+/** A fresh 32-bit seed from the operating system's entropy, for runs that need not be replayed. */
+export function entropySeed(): number {
+  return randomBytes(4).readUInt32LE(0);
+}

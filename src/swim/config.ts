@@ -1,0 +1,77 @@
+/**
+ * The SWIM configuration: field names, their meaning, and their validation. The presets live in
+ * `profiles.ts`; what a configuration implies (timeouts, limits, detection times) in `timing.ts`.
+ */
+import { InvalidOptionError } from '../errors.js';
+import { checkKnownKeys, checkNumber, type NumberRange } from '../options.js';
+
+/** Tunables of the SWIM membership protocol with Lifeguard. All durations are in milliseconds. */
+export interface SwimConfig {
+  /** Time between two failure-detection probes of one member (one protocol period). */
+  readonly probeIntervalMs: number;
+  /** How long a direct ping waits for its ack before indirect probes are sent. At most the interval. */
+  readonly probeTimeoutMs: number;
+  /** Members asked to probe a silent target indirectly (ping-req). */
+  readonly indirectChecks: number;
+  /** Scales the suspicion timeout: min = suspicionMult × max(1, log10 n) × probe interval. */
+  readonly suspicionMult: number;
+  /** Suspicion timeout before any confirmation, as a multiple of the minimum (Lifeguard). */
+  readonly suspicionMaxTimeoutMult: number;
+  /** Scales how many times each update is retransmitted: retransmitMult × ceil(log10(n + 1)). */
+  readonly retransmitMult: number;
+  /** Time between two gossip rounds. */
+  readonly gossipIntervalMs: number;
+  /** Members gossiped to each round. */
+  readonly gossipNodes: number;
+  /** Time between two full state exchanges with a random member, below 32 members (scaled above). */
+  readonly pushPullIntervalMs: number;
+  /** Highest local-health multiplier applied to probe interval and timeout (Lifeguard). */
+  readonly awarenessMaxMultiplier: number;
+  /** How long dead members keep receiving gossip, so that they learn of their death and rejoin. */
+  readonly gossipToTheDeadMs: number;
+  /** Largest UDP datagram sent. */
+  readonly packetBytesMax: number;
+}
+
+const OWNER = 'SwimConfig';
+
+const RANGES: { readonly [K in keyof SwimConfig]: NumberRange } = {
+  probeIntervalMs: { min: 1, max: 3_600_000 },
+  probeTimeoutMs: { min: 1, max: 3_600_000 },
+  indirectChecks: { min: 0, max: 64, integer: true },
+  suspicionMult: { min: 1, max: 1000, integer: true },
+  suspicionMaxTimeoutMult: { min: 1, max: 1000, integer: true },
+  retransmitMult: { min: 1, max: 1000, integer: true },
+  gossipIntervalMs: { min: 1, max: 3_600_000 },
+  gossipNodes: { min: 1, max: 64, integer: true },
+  pushPullIntervalMs: { min: 1, max: 86_400_000 },
+  awarenessMaxMultiplier: { min: 1, max: 1000, integer: true },
+  gossipToTheDeadMs: { min: 0, max: 86_400_000 },
+  packetBytesMax: { min: 576, max: 65_507, integer: true },
+};
+
+/** The names of every {@link SwimConfig} field. */
+export const SWIM_CONFIG_KEYS = Object.keys(RANGES) as readonly (keyof SwimConfig)[];
+
+/**
+ * Merges `overrides` onto `base` and validates the result: every field within its range, the probe
+ * timeout no longer than the probe interval, no unknown field.
+ *
+ * @throws {@link InvalidOptionError} naming the first offending field and its allowed range.
+ */
+export function resolveSwimConfig(overrides: Partial<SwimConfig>, base: SwimConfig): SwimConfig {
+  checkKnownKeys(OWNER, overrides, SWIM_CONFIG_KEYS);
+  const merged: Record<string, number> = {};
+  for (const key of SWIM_CONFIG_KEYS) {
+    merged[key] = checkNumber(OWNER, key, overrides[key] ?? base[key], RANGES[key]);
+  }
+  const config = merged as unknown as SwimConfig;
+  if (config.probeTimeoutMs > config.probeIntervalMs) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'probeTimeoutMs',
+      `${OWNER}: option probeTimeoutMs must be <= probeIntervalMs (${config.probeIntervalMs}), got ${config.probeTimeoutMs}`,
+    );
+  }
+  return Object.freeze(config);
+}

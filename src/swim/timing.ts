@@ -1,0 +1,97 @@
+/**
+ * What a SWIM configuration implies at a given cluster size. The timeout, retransmission and push-pull
+ * formulas are HashiCorp memberlist's (which implements Lifeguard, Dadgar, Phillips and Currey, 2018);
+ * the detection estimates follow the SWIM paper (Das, Gupta and Motivala, DSN 2002), made exact for a
+ * finite cluster.
+ */
+import { checkNumber } from '../options.js';
+import type { SwimConfig } from './config.js';
+import { resolveSwimConfig } from './config.js';
+import { lan } from './profiles.js';
+
+/** Push-pull is not scaled at or below this many members (memberlist's `pushPullScaleThreshold`). */
+const PUSH_PULL_SCALE_THRESHOLD = 32;
+
+/** Probability left over by the probing part of {@link Timing.worstCaseAllKnowMs}. */
+const PROBE_MISS_PROBABILITY = 1e-6;
+
+/** Timings implied by a configuration at a cluster size; every duration is in milliseconds. */
+export interface Timing {
+  /** Suspicion timeout once enough independent confirmations arrived: suspicionMult × max(1, log10 n) × probe interval. */
+  readonly suspicionMinMs: number;
+  /** Suspicion timeout with no confirmation: suspicionMaxTimeoutMult × suspicionMinMs. */
+  readonly suspicionMaxMs: number;
+  /** How many times each update is sent: retransmitMult × ceil(log10(n + 1)). */
+  readonly retransmitLimit: number;
+  /** Push-pull interval scaled with the cluster size: × (ceil(log2 n − log2 32) + 1) above 32 members. */
+  readonly pushPullIntervalMs: number;
+  /**
+   * Expected time from a crash until some member suspects it. Each of the m = n − 1 other members probes
+   * it in a given period with probability 1/m, so some member does with q = 1 − (1 − 1/m)^m (→ 1 − 1/e,
+   * SWIM's e/(e − 1) periods); the crash falls half-way through a period on average, and the suspicion is
+   * raised when the probe's period ends: probe interval × (1/q + 1/2).
+   */
+  readonly expectedFirstDetectionMs: number;
+  /**
+   * Time within which every member holds a crashed member dead, when local health is good:
+   * - probing: the periods after which some member has probed it with probability 1 − 10^−6 (at most the
+   *   2m − 1 periods that randomized round-robin guarantees), plus the probe's own period;
+   * - the full suspicion timeout (no confirmations assumed);
+   * - dissemination of the death: log_{f+1} n + ln(n)/f gossip rounds, the spread of infection-style
+   *   gossip with fan-out f, plus two rounds of margin.
+   */
+  readonly worstCaseAllKnowMs: number;
+}
+
+/**
+ * The timings that `config` implies for a cluster of `clusterSize` members.
+ *
+ * @param config - a full or partial configuration; missing fields are taken from `lan`
+ * @param clusterSize - number of members, an integer >= 2
+ * @example
+ * ```ts
+ * expectedTiming({}, 100).suspicionMinMs;             // 8000 = 4 × log10(100) × 1000
+ * expectedTiming({ probeIntervalMs: 500 }, 5).suspicionMaxMs; // 12000
+ * ```
+ * @throws {@link InvalidOptionError} for an invalid field or cluster size.
+ */
+export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number): Timing {
+  const c = resolveSwimConfig(config, lan);
+  const n = checkNumber('expectedTiming', 'clusterSize', clusterSize, {
+    min: 2,
+    max: 10_000_000,
+    integer: true,
+  });
+
+  const nodeScale = Math.max(1, Math.log10(n));
+  // memberlist keeps three decimals of the scale because it multiplies integer durations.
+  const suspicionMinMs = (c.suspicionMult * Math.trunc(nodeScale * 1000) * c.probeIntervalMs) / 1000;
+  const suspicionMaxMs = c.suspicionMaxTimeoutMult * suspicionMinMs;
+  const retransmitLimit = c.retransmitMult * Math.ceil(Math.log10(n + 1));
+  const pushPullIntervalMs =
+    n <= PUSH_PULL_SCALE_THRESHOLD
+      ? c.pushPullIntervalMs
+      : (Math.ceil(Math.log2(n) - Math.log2(PUSH_PULL_SCALE_THRESHOLD)) + 1) * c.pushPullIntervalMs;
+
+  const m = n - 1;
+  const probedPerPeriod = 1 - (1 - 1 / m) ** m;
+  const expectedFirstDetectionMs = c.probeIntervalMs * (1 / probedPerPeriod + 0.5);
+
+  // P(no member probed it in k periods) = (1 − 1/m)^(m·k); m = 1 probes it every period.
+  const periodsForBound =
+    m === 1 ? 1 : Math.ceil(Math.log(PROBE_MISS_PROBABILITY) / (m * Math.log(1 - 1 / m)));
+  const probePeriods = Math.max(1, Math.min(2 * m - 1, periodsForBound)) + 1;
+  const f = c.gossipNodes;
+  const gossipRounds = Math.ceil(Math.log(n) / Math.log(f + 1) + Math.log(n) / f) + 2;
+  const worstCaseAllKnowMs =
+    probePeriods * c.probeIntervalMs + suspicionMaxMs + gossipRounds * c.gossipIntervalMs;
+
+  return {
+    suspicionMinMs,
+    suspicionMaxMs,
+    retransmitLimit,
+    pushPullIntervalMs,
+    expectedFirstDetectionMs,
+    worstCaseAllKnowMs,
+  };
+}
