@@ -1,0 +1,84 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defaultDemoScenario, runDetectorDemo, type VerdictChange } from '../src/cli/detector-demo.js';
+
+const BIN = new URL('../dist/cli/main.js', import.meta.url).pathname;
+
+function demo(overrides: Partial<typeof defaultDemoScenario> = {}): {
+  changes: VerdictChange[];
+  lines: string[];
+} {
+  const lines: string[] = [];
+  const changes = runDetectorDemo({ ...defaultDemoScenario, ...overrides, write: (l) => lines.push(l) });
+  return { changes, lines };
+}
+
+describe('detector demo', () => {
+  it('suspects the paused sender, takes the suspicion back when it resumes, and declares the crashed one dead', () => {
+    const { changes } = demo();
+    expect(changes.map((c) => `${c.from}>${c.to}`)).toEqual([
+      'Alive>Suspected',
+      'Suspected>Alive',
+      'Alive>Suspected',
+      'Suspected>Dead',
+    ]);
+    const [suspectPause, recover, suspectCrash, dead] = changes as [
+      VerdictChange,
+      VerdictChange,
+      VerdictChange,
+      VerdictChange,
+    ];
+    // Akka's defaults suspect a 1 Hz sender after about 4.5 s of silence, sampled every 100 ms.
+    expect(suspectPause.silenceMs).toBeGreaterThan(4300);
+    expect(suspectPause.silenceMs).toBeLessThan(4800);
+    expect(suspectPause.phi).toBeGreaterThanOrEqual(8);
+    // The sender resumes exactly when its 6 s pause ends.
+    expect(recover.atMs).toBe(defaultDemoScenario.pauseAtMs + defaultDemoScenario.pauseMs);
+    expect(suspectCrash.atMs).toBeGreaterThan(defaultDemoScenario.crashAtMs);
+    expect(dead.atMs - suspectCrash.atMs).toBe(defaultDemoScenario.suspicionTimeoutMs);
+  });
+
+  it('does not suspect a sender whose pause fits in the acceptable heartbeat pause', () => {
+    const { changes } = demo({ pauseMs: 2500 });
+    expect(changes.map((c) => c.to)).toEqual(['Suspected', 'Dead']);
+    expect(changes[0]!.atMs).toBeGreaterThan(defaultDemoScenario.crashAtMs);
+  });
+
+  it('prints the same timeline for the same seed and a chart row with phi', () => {
+    const a = demo({ seed: 5 }).lines;
+    const b = demo({ seed: 5 }).lines;
+    expect(a).toEqual(b);
+    expect(a.some((l) => l.includes('Alive → Suspected'))).toBe(true);
+    expect(a.some((l) => l.includes('█'))).toBe(true);
+  });
+});
+
+describe('fdkit command', () => {
+  it('has been built (npm test builds before it runs vitest)', () => {
+    expect(existsSync(BIN)).toBe(true);
+  });
+
+  it('runs the demo from dist and exits 0', () => {
+    const out = execFileSync(process.execPath, [BIN, 'demo', '--seed', '3'], { encoding: 'utf8' });
+    expect(out).toContain('Suspected → Dead');
+    expect(out).toContain('Timeline:');
+  });
+
+  it.each([
+    [['bogus'], "unknown command 'bogus'"],
+    [['demo', '--seed', 'x'], "flag --seed takes an integer >= 0, got 'x'"],
+    [['demo', '--nope'], "unexpected argument '--nope'"],
+    [['demo', '--seed'], 'flag --seed needs a value'],
+  ])('rejects %j with exit status 2 and a message on stderr', (args, message) => {
+    const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+  });
+
+  it('prints its version from package.json', () => {
+    const out = execFileSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' });
+    expect(out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
