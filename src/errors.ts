@@ -48,3 +48,21 @@ export class InvalidArgumentError extends RangeError {
     this.argument = argument;
   }
 }
+
+/** Stable codes of {@link LifecycleError}. */
+export type LifecycleCode = 'FDKIT_NOT_STARTED' | 'FDKIT_ALREADY_STARTED' | 'FDKIT_STOPPED';
+
+/**
+ * A method was called in the wrong phase of a member's life: `join` before `start`, `start` twice, or
+ * anything after `stop`.
+ */
+export class LifecycleError extends Error {
+  override readonly name = 'LifecycleError';
+  /** Stable machine-readable code. */
+  readonly code: LifecycleCode;
+
+  constructor(code: LifecycleCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}

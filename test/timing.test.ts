@@ -16,6 +16,8 @@ describe('profiles', () => {
       awarenessMaxMultiplier: 8,
       gossipToTheDeadMs: 30_000,
       packetBytesMax: 1400,
+      reconnectIntervalMs: 10_000,
+      reconnectTimeoutMs: 86_400_000,
     });
   });
 

@@ -8,7 +8,9 @@
  * nothing.
  */
 export class IntervalWindow {
-  private readonly samples: Float64Array;
+  // Starts small and doubles up to `capacity`: a detector that hears little costs little, which matters
+  // when every member of a 10,000-member simulation keeps a detector per peer it hears from.
+  private samples: Float64Array;
   private head = 0; // index of the oldest sample
   private count = 0;
   private sum = 0;
@@ -16,7 +18,7 @@ export class IntervalWindow {
   private evictionsSinceRecompute = 0;
 
   constructor(readonly capacity: number) {
-    this.samples = new Float64Array(capacity);
+    this.samples = new Float64Array(Math.min(capacity, 8));
   }
 
   /** Number of samples held. */
@@ -39,7 +41,7 @@ export class IntervalWindow {
   get newest(): number {
     if (this.count === 0) return Number.NaN;
     const i = this.head + this.count - 1;
-    return this.samples[i >= this.capacity ? i - this.capacity : i]!;
+    return this.samples[i >= this.samples.length ? i - this.samples.length : i]!;
   }
 
   /** The oldest sample; NaN when empty. */
@@ -49,10 +51,11 @@ export class IntervalWindow {
 
   /** Appends a sample, evicting the oldest one when full. */
   push(sample: number): void {
-    const capacity = this.capacity;
-    if (this.count < capacity) {
+    if (this.count < this.capacity) {
+      if (this.count === this.samples.length) this.grow();
+      const size = this.samples.length;
       const i = this.head + this.count;
-      this.samples[i >= capacity ? i - capacity : i] = sample;
+      this.samples[i >= size ? i - size : i] = sample;
       this.count++;
       this.sum += sample;
       this.sumOfSquares += sample * sample;
@@ -60,10 +63,10 @@ export class IntervalWindow {
     }
     const old = this.samples[this.head]!;
     this.samples[this.head] = sample;
-    this.head = this.head + 1 === capacity ? 0 : this.head + 1;
+    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
     this.sum += sample - old;
     this.sumOfSquares += sample * sample - old * old;
-    if (++this.evictionsSinceRecompute === capacity) this.recomputeSums();
+    if (++this.evictionsSinceRecompute === this.capacity) this.recomputeSums();
   }
 
   /** Removes every sample. */
@@ -73,6 +76,16 @@ export class IntervalWindow {
     this.sum = 0;
     this.sumOfSquares = 0;
     this.evictionsSinceRecompute = 0;
+  }
+
+  private grow(): void {
+    const grown = new Float64Array(Math.min(this.capacity, this.samples.length * 2));
+    for (let i = 0; i < this.count; i++) {
+      const j = this.head + i;
+      grown[i] = this.samples[j >= this.samples.length ? j - this.samples.length : j]!;
+    }
+    this.samples = grown;
+    this.head = 0;
   }
 
   private recomputeSums(): void {

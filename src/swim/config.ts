@@ -31,6 +31,10 @@ export interface SwimConfig {
   readonly gossipToTheDeadMs: number;
   /** Largest UDP datagram sent. */
   readonly packetBytesMax: number;
+  /** How often a member tries to reach one member it holds dead, to heal a partition by itself. */
+  readonly reconnectIntervalMs: number;
+  /** How long after a death reconnection is still tried (members that left are never retried). */
+  readonly reconnectTimeoutMs: number;
 }
 
 const OWNER = 'SwimConfig';
@@ -48,6 +52,8 @@ const RANGES: { readonly [K in keyof SwimConfig]: NumberRange } = {
   awarenessMaxMultiplier: { min: 1, max: 1000, integer: true },
   gossipToTheDeadMs: { min: 0, max: 86_400_000 },
   packetBytesMax: { min: 576, max: 65_507, integer: true },
+  reconnectIntervalMs: { min: 1, max: 86_400_000 },
+  reconnectTimeoutMs: { min: 0, max: 31_536_000_000 },
 };
 
 /** The names of every {@link SwimConfig} field. */

@@ -31,6 +31,11 @@ export const lan: SwimConfig = Object.freeze({
   gossipToTheDeadMs: 30_000,
   // Below the 1500-byte Ethernet MTU minus IP and UDP headers, with margin for tunnels.
   packetBytesMax: 1400,
+  // Not in memberlist (Serf bolts it on at 30 s): each member pings one member it holds dead every 10 s,
+  // so the two sides of a healed partition find each other within seconds.
+  reconnectIntervalMs: 10_000,
+  // Serf's reconnect timeout: a member dead for a day is not coming back at the same address.
+  reconnectTimeoutMs: 86_400_000,
 });
 
 /** For members across data centres: round trips of tens to hundreds of milliseconds, more loss. */
@@ -48,6 +53,7 @@ export const wan: SwimConfig = Object.freeze({
   // State sync is expensive across data centres.
   pushPullIntervalMs: 60_000,
   gossipToTheDeadMs: 60_000,
+  reconnectIntervalMs: 30_000,
 });
 
 /** For members on one host (tests, development): loopback round trips, no loss. */
@@ -62,6 +68,7 @@ export const local: SwimConfig = Object.freeze({
   gossipIntervalMs: 100,
   pushPullIntervalMs: 15_000,
   gossipToTheDeadMs: 15_000,
+  reconnectIntervalMs: 5000,
 });
 
 /** The presets by name, for command lines and configuration files. */

@@ -43,6 +43,25 @@ export interface Timing {
   readonly worstCaseAllKnowMs: number;
 }
 
+/** memberlist's minimum suspicion timeout: suspicionMult × max(1, log10 n) × probe interval. */
+export function suspicionMinMs(config: SwimConfig, n: number): number {
+  const nodeScale = Math.max(1, Math.log10(Math.max(1, n)));
+  // memberlist keeps three decimals of the scale because it multiplies integer durations.
+  return (config.suspicionMult * Math.trunc(nodeScale * 1000) * config.probeIntervalMs) / 1000;
+}
+
+/** memberlist's retransmission limit: retransmitMult × ceil(log10(n + 1)). */
+export function retransmitLimit(config: SwimConfig, n: number): number {
+  return config.retransmitMult * Math.ceil(Math.log10(n + 1));
+}
+
+/** memberlist's push-pull interval, multiplied by ceil(log2 n − log2 32) + 1 above 32 members. */
+export function scaledPushPullIntervalMs(config: SwimConfig, n: number): number {
+  return n <= PUSH_PULL_SCALE_THRESHOLD
+    ? config.pushPullIntervalMs
+    : (Math.ceil(Math.log2(n) - Math.log2(PUSH_PULL_SCALE_THRESHOLD)) + 1) * config.pushPullIntervalMs;
+}
+
 /**
  * The timings that `config` implies for a cluster of `clusterSize` members.
  *
@@ -63,15 +82,8 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
     integer: true,
   });
 
-  const nodeScale = Math.max(1, Math.log10(n));
-  // memberlist keeps three decimals of the scale because it multiplies integer durations.
-  const suspicionMinMs = (c.suspicionMult * Math.trunc(nodeScale * 1000) * c.probeIntervalMs) / 1000;
-  const suspicionMaxMs = c.suspicionMaxTimeoutMult * suspicionMinMs;
-  const retransmitLimit = c.retransmitMult * Math.ceil(Math.log10(n + 1));
-  const pushPullIntervalMs =
-    n <= PUSH_PULL_SCALE_THRESHOLD
-      ? c.pushPullIntervalMs
-      : (Math.ceil(Math.log2(n) - Math.log2(PUSH_PULL_SCALE_THRESHOLD)) + 1) * c.pushPullIntervalMs;
+  const minMs = suspicionMinMs(c, n);
+  const suspicionMaxMs = c.suspicionMaxTimeoutMult * minMs;
 
   const m = n - 1;
   const probedPerPeriod = 1 - (1 - 1 / m) ** m;
@@ -87,10 +99,10 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
     probePeriods * c.probeIntervalMs + suspicionMaxMs + gossipRounds * c.gossipIntervalMs;
 
   return {
-    suspicionMinMs,
+    suspicionMinMs: minMs,
     suspicionMaxMs,
-    retransmitLimit,
-    pushPullIntervalMs,
+    retransmitLimit: retransmitLimit(c, n),
+    pushPullIntervalMs: scaledPushPullIntervalMs(c, n),
     expectedFirstDetectionMs,
     worstCaseAllKnowMs,
   };

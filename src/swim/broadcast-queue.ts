@@ -1,0 +1,135 @@
+/**
+ * The dissemination queue of infection-style gossip (SWIM section 4.1; memberlist's
+ * `TransmitLimitedQueue`): updates wait here to be piggybacked on outgoing packets. The least-sent update
+ * goes first, the newest first among equals; each is sent at most `retransmitLimit` times; a newer update
+ * about the same member replaces the older one.
+ *
+ * Updates are kept in one bucket per transmit count, so taking the least-sent is O(1) per update taken
+ * instead of a scan or a sort. Entries that move on leave a stale slot behind, which is swept when stale
+ * slots outnumber live ones.
+ */
+
+interface Entry<T> {
+  readonly key: number | undefined;
+  readonly item: T;
+  readonly bytes: number;
+  transmits: number;
+  live: boolean;
+}
+
+/** Entries that do not fit are skipped; after this many skips a take gives up on finding a smaller one. */
+const MAX_SKIPS = 64;
+
+export class BroadcastQueue<T> {
+  private readonly buckets: Entry<T>[][] = [];
+  private readonly stale: number[] = [];
+  private readonly byKey = new Map<number, Entry<T>>();
+  private readonly moved: Entry<T>[] = [];
+  private count = 0;
+
+  /** @param bytesOf - encoded size of an item, charged against the packet budget */
+  constructor(private readonly bytesOf: (item: T) => number) {}
+
+  /** Number of updates waiting. */
+  get length(): number {
+    return this.count;
+  }
+
+  /**
+   * Queues `item`. When `key` is given, an earlier update with the same key (about the same member) is
+   * dropped: only the newest statement about a member is worth sending.
+   */
+  enqueue(item: T, key?: number): void {
+    if (key !== undefined) {
+      const previous = this.byKey.get(key);
+      if (previous !== undefined) this.drop(previous);
+    }
+    const entry: Entry<T> = { key, item, bytes: this.bytesOf(item), transmits: 0, live: true };
+    if (key !== undefined) this.byKey.set(key, entry);
+    this.bucket(0).push(entry);
+    this.count++;
+  }
+
+  /**
+   * Appends to `out` the least-sent updates that fit in `bytesAvailable`, each costing its size plus
+   * `overheadBytes`, and counts one transmission for each; an update sent `retransmitLimit` times leaves
+   * the queue. No update is taken twice in one call. Returns the bytes used.
+   */
+  take(bytesAvailable: number, overheadBytes: number, retransmitLimit: number, out: T[]): number {
+    let used = 0;
+    let skips = 0;
+    const moved = this.moved;
+    outer: for (let b = 0; b < this.buckets.length; b++) {
+      const bucket = this.buckets[b]!;
+      for (let i = bucket.length - 1; i >= 0; i--) {
+        if (used + overheadBytes >= bytesAvailable || skips >= MAX_SKIPS) break outer;
+        const entry = bucket[i]!;
+        const last = i === bucket.length - 1;
+        if (!entry.live || entry.transmits !== b) {
+          if (last) {
+            bucket.pop();
+            this.stale[b]!--;
+          }
+          continue;
+        }
+        const cost = entry.bytes + overheadBytes;
+        if (used + cost > bytesAvailable) {
+          skips++;
+          continue;
+        }
+        used += cost;
+        out.push(entry.item);
+        if (last) bucket.pop();
+        else this.stale[b]!++;
+        entry.transmits++;
+        if (entry.transmits >= retransmitLimit) this.retire(entry);
+        else moved.push(entry);
+      }
+      this.compactIfStale(b);
+    }
+    // Re-queued after the scan so that nothing is taken twice; oldest first, so the newest ends on top.
+    for (let i = moved.length - 1; i >= 0; i--) this.bucket(moved[i]!.transmits).push(moved[i]!);
+    moved.length = 0;
+    return used;
+  }
+
+  /** Drops every update. */
+  clear(): void {
+    this.buckets.length = 0;
+    this.stale.length = 0;
+    this.byKey.clear();
+    this.count = 0;
+  }
+
+  private bucket(transmits: number): Entry<T>[] {
+    while (this.buckets.length <= transmits) {
+      this.buckets.push([]);
+      this.stale.push(0);
+    }
+    return this.buckets[transmits]!;
+  }
+
+  /** Removes a queued entry: it leaves a stale slot in its bucket. */
+  private drop(entry: Entry<T>): void {
+    if (!entry.live) return;
+    this.retire(entry);
+    this.stale[entry.transmits]!++;
+    this.compactIfStale(entry.transmits);
+  }
+
+  /** Marks an entry gone without touching any bucket (the caller already took it out of one). */
+  private retire(entry: Entry<T>): void {
+    entry.live = false;
+    this.count--;
+    if (entry.key !== undefined && this.byKey.get(entry.key) === entry) this.byKey.delete(entry.key);
+  }
+
+  private compactIfStale(b: number): void {
+    const bucket = this.buckets[b]!;
+    if (this.stale[b]! * 2 <= bucket.length) return;
+    let kept = 0;
+    for (const entry of bucket) if (entry.live && entry.transmits === b) bucket[kept++] = entry;
+    bucket.length = kept;
+    this.stale[b] = 0;
+  }
+}

@@ -1,0 +1,675 @@
+/**
+ * The SWIM membership protocol (Das, Gupta and Motivala, "SWIM: Scalable weakly-consistent
+ * infection-style process group membership protocol", DSN 2002) with the Lifeguard refinements (Dadgar,
+ * Phillips and Currey, 2018), as a sans-I/O state machine: one instance is one member's view and
+ * behaviour. It is driven by `handlePacket`, `handleStream` and the timers it sets on the injected clock,
+ * and acts only through its {@link SwimEnvironment}. Handlers are synchronous and run to completion.
+ *
+ * This file holds the membership state and the rules that change it (alive, suspect, dead, left, with
+ * SWIM's precedence and refutation); probing, gossip and state exchange live beside it, one mechanism a
+ * file.
+ */
+import { PhiAccrualDetector } from '../detector/phi-accrual.js';
+import { InvalidOptionError, LifecycleError } from '../errors.js';
+import { checkKnownKeys } from '../options.js';
+import { Awareness } from './awareness.js';
+import { BroadcastQueue } from './broadcast-queue.js';
+import { resolveSwimConfig, type SwimConfig } from './config.js';
+import { MemberDirectory } from './directory.js';
+import type { SwimEnvironment } from './environment.js';
+import type { MemberEvent, TransitionCause } from './events.js';
+import { Gossiper } from './gossiper.js';
+import { ALIVE, DEAD, LEFT, type MemberStateName, overrides, type StateCode, SUSPECT, stateName, UNKNOWN } from './member-state.js';
+import { arrayHeaderBytes, packetBytes, updateBytes } from './message-size.js';
+import { MemberTable } from './member-table.js';
+import type { AliveUpdate, DeadUpdate, MemberSnapshot, Packet, StreamMessage, SuspectUpdate, Update } from './messages.js';
+import { ProbeOrder } from './probe-order.js';
+import { Prober } from './prober.js';
+import { lan } from './profiles.js';
+import { StateSync } from './state-sync.js';
+import { Suspicion } from './suspicion.js';
+import { retransmitLimit, suspicionMinMs } from './timing.js';
+
+/** Largest metadata a member may carry, as in memberlist. */
+export const META_BYTES_MAX = 512;
+
+/** Options of {@link SwimCore}. */
+export interface SwimCoreOptions {
+  /** Unique name of this member in the cluster. */
+  readonly name: string;
+  /** Address other members reach this member at (opaque to the core; `host:port` over UDP). */
+  readonly address: string;
+  /** Protocol tunables; missing fields come from `lan`. */
+  readonly config?: Partial<SwimConfig>;
+  /** Initial metadata, at most {@link META_BYTES_MAX} bytes. */
+  readonly meta?: Uint8Array;
+  /**
+   * Incarnation to start from, e.g. one persisted by a previous run. The default is the wall clock in
+   * seconds, so that a member restarted under the same name outranks every statement about its previous
+   * life at once.
+   */
+  readonly incarnation?: number;
+  /** Shared name directory (the simulator shares one among all members); a private one by default. */
+  readonly directory?: MemberDirectory;
+  /** Keep a phi detector per member fed by every message from it. Default true. */
+  readonly trackPhi?: boolean;
+}
+
+/** One member as seen by this member. */
+export interface MemberInfo {
+  readonly name: string;
+  readonly address: string;
+  readonly state: MemberStateName;
+  readonly incarnation: number;
+  readonly meta: Uint8Array;
+  /** Phi of the silence since the last message from it (0 when never heard from, or untracked). */
+  readonly phi: number;
+}
+
+/** Protocol counters, cumulative since creation. */
+export interface SwimCounters {
+  probes: number;
+  probesFailed: number;
+  indirectProbes: number;
+  nacksSent: number;
+  nacksReceived: number;
+  suspicionsRaised: number;
+  refutations: number;
+  deathsDeclared: number;
+  packetsSent: number;
+  packetsReceived: number;
+  streamsSent: number;
+  misdirectedPings: number;
+}
+
+type Lifecycle = 'created' | 'running' | 'leaving' | 'stopped';
+
+const OWNER = 'SwimCore';
+const KNOWN_OPTIONS = ['name', 'address', 'config', 'meta', 'incarnation', 'directory', 'trackPhi'] as const;
+/** Application broadcasts remembered to drop duplicates. */
+const SEEN_BROADCASTS_MAX = 4096;
+const EMPTY = new Uint8Array(0);
+
+/** A SWIM member's protocol state machine. */
+export class SwimCore {
+  readonly name: string;
+  readonly address: string;
+  readonly config: SwimConfig;
+  readonly env: SwimEnvironment;
+  readonly directory: MemberDirectory;
+  readonly selfId: number;
+  readonly counters: SwimCounters = {
+    probes: 0,
+    probesFailed: 0,
+    indirectProbes: 0,
+    nacksSent: 0,
+    nacksReceived: 0,
+    suspicionsRaised: 0,
+    refutations: 0,
+    deathsDeclared: 0,
+    packetsSent: 0,
+    packetsReceived: 0,
+    streamsSent: 0,
+    misdirectedPings: 0,
+  };
+  /** @internal */ readonly table = new MemberTable();
+  /** @internal */ readonly order = new ProbeOrder();
+  /** @internal */ readonly queue = new BroadcastQueue<Update>(updateBytes);
+  /** @internal */ readonly awareness: Awareness;
+  private readonly suspicions = new Map<number, Suspicion>();
+  private readonly detectors: Map<number, PhiAccrualDetector> | undefined;
+  private readonly seenBroadcasts = new Set<string>();
+  private readonly prober: Prober;
+  private readonly gossiper: Gossiper;
+  private readonly sync: StateSync;
+  private lifecycle: Lifecycle = 'created';
+  private ownIncarnation: number;
+  private ownMeta: Uint8Array;
+  private seq = 0;
+  private broadcastSeq = 0;
+
+  constructor(options: SwimCoreOptions, env: SwimEnvironment) {
+    checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
+    if (typeof options.name !== 'string' || options.name.length === 0 || options.name.length > 255) {
+      throw new InvalidOptionError('FDKIT_INVALID_OPTION', 'name', `${OWNER}: option name must be a string of 1 to 255 characters`);
+    }
+    if (typeof options.address !== 'string' || options.address.length === 0) {
+      throw new InvalidOptionError('FDKIT_INVALID_OPTION', 'address', `${OWNER}: option address must be a non-empty string`);
+    }
+    this.name = options.name;
+    this.address = options.address;
+    this.config = resolveSwimConfig(options.config ?? {}, lan);
+    this.env = env;
+    this.ownMeta = checkMeta(options.meta ?? EMPTY);
+    const incarnation = options.incarnation ?? Math.floor(env.clock.wallNow() / 1000);
+    if (!Number.isInteger(incarnation) || incarnation < 0 || incarnation > 0xffff_fff0) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'incarnation',
+        `${OWNER}: option incarnation must be an integer from 0 to ${0xffff_fff0}, got ${incarnation}`,
+      );
+    }
+    this.ownIncarnation = incarnation;
+    this.directory = options.directory ?? new MemberDirectory();
+    this.selfId = this.directory.intern(this.name, this.address);
+    this.detectors = options.trackPhi === false ? undefined : new Map();
+    this.awareness = new Awareness(this.config.awarenessMaxMultiplier);
+    this.prober = new Prober(this);
+    this.gossiper = new Gossiper(this);
+    this.sync = new StateSync(this);
+  }
+
+  /** This member's incarnation. */
+  get incarnation(): number {
+    return this.ownIncarnation;
+  }
+
+  /** Whether the member takes part in the protocol (started and neither left nor stopped). */
+  get isRunning(): boolean {
+    return this.lifecycle === 'running' || this.lifecycle === 'leaving';
+  }
+
+  /** Updates waiting to be gossiped. */
+  get pendingBroadcasts(): number {
+    return this.queue.length;
+  }
+
+  /** Lifeguard local health score: 0 is healthy. */
+  get localHealth(): number {
+    return this.awareness.score;
+  }
+
+  /** Starts probing, gossip and state exchange, and announces this member. */
+  start(): void {
+    if (this.lifecycle !== 'created') {
+      throw new LifecycleError('FDKIT_ALREADY_STARTED', `${OWNER}: start() may be called once, on a new member`);
+    }
+    this.lifecycle = 'running';
+    this.table.set(this.selfId, ALIVE, this.ownIncarnation, this.now());
+    this.table.setMetadata(this.selfId, this.ownMeta);
+    this.enqueue(this.selfAlive(), this.selfId);
+    this.prober.start();
+    this.gossiper.start();
+    this.sync.start();
+  }
+
+  /** Asks the members at `seedAddresses` for their state and announces this member to them. */
+  join(seedAddresses: readonly string[]): void {
+    this.requireRunning('join');
+    this.sync.join(seedAddresses);
+  }
+
+  /** Announces a graceful leave; call {@link SwimCore.stop} once it had time to spread. */
+  leave(): void {
+    this.requireRunning('leave');
+    this.lifecycle = 'leaving';
+    this.table.set(this.selfId, LEFT, this.ownIncarnation, this.now());
+    this.enqueue({ kind: 'dead', name: this.name, incarnation: this.ownIncarnation, from: this.name }, this.selfId);
+  }
+
+  /** Stops every timer; the member neither sends nor reacts any more. */
+  stop(): void {
+    this.lifecycle = 'stopped';
+    this.prober.stop();
+    this.gossiper.stop();
+    this.sync.stop();
+    for (const suspicion of this.suspicions.values()) suspicion.cancel();
+    this.suspicions.clear();
+  }
+
+  /** Replaces this member's metadata and spreads it with a higher incarnation. */
+  updateMetadata(meta: Uint8Array): void {
+    this.requireRunning('updateMetadata');
+    this.ownMeta = checkMeta(meta);
+    this.ownIncarnation++;
+    this.table.set(this.selfId, ALIVE, this.ownIncarnation, this.now());
+    this.table.setMetadata(this.selfId, this.ownMeta);
+    this.enqueue(this.selfAlive(), this.selfId);
+  }
+
+  /** Spreads `payload` to every member through gossip; each member reports it once. */
+  broadcast(payload: Uint8Array): void {
+    this.requireRunning('broadcast');
+    const update: Update = { kind: 'user', origin: this.name, seq: this.broadcastSeq++, payload };
+    this.rememberBroadcast(update.origin, update.seq);
+    this.enqueue(update);
+  }
+
+  /** Sends `payload` straight to the member at `address`. */
+  send(address: string, payload: Uint8Array): void {
+    this.requireRunning('send');
+    this.sendPacket(address, { type: 'user', from: this.name, payload, updates: [] });
+  }
+
+  /** Every member this member knows, itself included. */
+  members(): MemberInfo[] {
+    const out: MemberInfo[] = [];
+    const now = this.now();
+    for (let id = 0; id < this.directory.size; id++) {
+      const state = this.table.stateOf(id);
+      if (state === UNKNOWN) continue;
+      out.push({
+        name: this.directory.nameOf(id),
+        address: this.directory.addressOf(id),
+        state: stateName(state),
+        incarnation: this.table.incarnationOf(id),
+        meta: this.table.metadataOf(id) ?? EMPTY,
+        phi: this.detectors?.get(id)?.phi(now) ?? 0,
+      });
+    }
+    return out;
+  }
+
+  /** The state of the member called `name` in this member's view, or undefined when unknown. */
+  stateOf(name: string): MemberStateName | undefined {
+    const id = this.directory.find(name);
+    const state = id === undefined ? UNKNOWN : this.table.stateOf(id);
+    return state === UNKNOWN ? undefined : stateName(state);
+  }
+
+  /** Handles one datagram that arrived from `fromAddress`. */
+  handlePacket(fromAddress: string, packet: Packet): void {
+    if (!this.isRunning) return;
+    this.counters.packetsReceived++;
+    this.heardFrom(packet.from);
+    // Updates first, so that an ack answering this packet already carries any refutation they cause
+    // (Lifeguard's buddy system relies on it).
+    for (const update of packet.updates) this.applyUpdate(update);
+    switch (packet.type) {
+      case 'ping':
+        if (packet.target !== this.name) {
+          this.counters.misdirectedPings++;
+          return;
+        }
+        this.reply(fromAddress, packet.seq);
+        return;
+      case 'ping-req':
+        this.prober.handlePingReq(fromAddress, packet);
+        return;
+      case 'ack':
+        this.prober.handleAck(packet.seq);
+        return;
+      case 'nack':
+        this.prober.handleNack(packet.seq);
+        return;
+      case 'user':
+        this.emitMessage(packet.from, packet.payload, false);
+        return;
+      case 'gossip':
+        return;
+    }
+  }
+
+  /** Handles one message that arrived over a stream from `fromAddress`. */
+  handleStream(fromAddress: string, message: StreamMessage): void {
+    if (!this.isRunning) return;
+    this.heardFrom(message.from);
+    this.sync.handlePushPull(fromAddress, message);
+  }
+
+  /** @internal */
+  now(): number {
+    return this.env.clock.now();
+  }
+
+  /** @internal */
+  nextSeq(): number {
+    this.seq = (this.seq + 1) >>> 0;
+    return this.seq;
+  }
+
+  /** @internal Members known in any state, this one included: memberlist's estimate of n. */
+  clusterSizeEstimate(): number {
+    return this.table.known;
+  }
+
+  /** @internal */
+  sendPacket(address: string, packet: Packet): void {
+    this.counters.packetsSent++;
+    this.env.sendPacket(address, packet);
+  }
+
+  /** @internal */
+  sendStream(address: string, message: StreamMessage): void {
+    this.counters.streamsSent++;
+    this.env.sendStream(address, message);
+  }
+
+  /**
+   * @internal Appends to `updates`, the (still empty or partly filled) update list of `packet`, as many
+   * waiting updates as fit in the packet budget.
+   */
+  fillUpdates(packet: Packet, updates: Update[]): void {
+    // Room for the update array header to grow from one byte to three.
+    const used = packetBytes(packet) - arrayHeaderBytes(updates.length) + 3;
+    const limit = retransmitLimit(this.config, this.clusterSizeEstimate());
+    this.queue.take(this.config.packetBytesMax - used, 0, limit, updates);
+  }
+
+  /** @internal Pings member `id` once, outside the probe cycle; `done` learns whether it answered. */
+  pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
+    this.prober.pingOnce(id, timeoutMs, done);
+  }
+
+  /**
+   * Makes every member of the directory known as alive at `incarnationOf(id)`, without events or
+   * gossip: the simulator's warm start of a formed cluster, which would otherwise cost a full state
+   * exchange per member.
+   */
+  assumeDirectoryMembers(incarnationOf: (id: number) => number): void {
+    const now = this.now();
+    for (let id = 0; id < this.directory.size; id++) {
+      if (id === this.selfId || this.table.isKnown(id)) continue;
+      this.table.set(id, ALIVE, incarnationOf(id), now);
+      this.order.add(id, this.env.random);
+    }
+  }
+
+  private reply(address: string, seq: number): void {
+    const updates: Update[] = [];
+    const ack: Packet = { type: 'ack', seq, from: this.name, updates };
+    this.fillUpdates(ack, updates);
+    this.sendPacket(address, ack);
+  }
+
+  /** @internal Whether the member is alive or suspect in this view, and not this member. */
+  isProbeable(id: number): boolean {
+    const state = this.table.stateOf(id);
+    return id !== this.selfId && (state === ALIVE || state === SUSPECT);
+  }
+
+  /** @internal Whether `id` still receives gossip: live, or down for less than gossipToTheDeadMs. */
+  isGossipTarget(id: number): boolean {
+    if (id === this.selfId) return false;
+    const since = this.table.downSinceMs(id);
+    return since === undefined ? this.table.isKnown(id) : this.now() - since <= this.config.gossipToTheDeadMs;
+  }
+
+  /** @internal This member's own alive statement. */
+  selfAlive(): AliveUpdate {
+    return { kind: 'alive', name: this.name, address: this.address, incarnation: this.ownIncarnation, meta: this.ownMeta };
+  }
+
+  /** @internal Full state for a push-pull exchange. */
+  snapshot(): MemberSnapshot[] {
+    const out: MemberSnapshot[] = [];
+    for (let id = 0; id < this.directory.size; id++) {
+      const state = this.table.stateOf(id);
+      if (state === UNKNOWN) continue;
+      out.push({
+        name: this.directory.nameOf(id),
+        address: this.directory.addressOf(id),
+        incarnation: this.table.incarnationOf(id),
+        state: stateName(state),
+        meta: this.table.metadataOf(id) ?? EMPTY,
+      });
+    }
+    return out;
+  }
+
+  /** @internal Applies one disseminated update. */
+  applyUpdate(update: Update): void {
+    switch (update.kind) {
+      case 'alive':
+        this.applyAlive(update);
+        return;
+      case 'suspect':
+        this.applySuspect(update);
+        return;
+      case 'dead':
+        this.applyDead(update);
+        return;
+      case 'user':
+        if (this.rememberBroadcast(update.origin, update.seq)) {
+          this.emitMessage(update.origin, update.payload, true);
+          this.enqueue(update);
+        }
+        return;
+    }
+  }
+
+  /** @internal Our probe of `id` failed: suspect it, as if we had gossiped it ourselves. */
+  probeFailed(id: number): void {
+    this.counters.probesFailed++;
+    if (!this.isProbeable(id)) return;
+    this.applySuspect({
+      kind: 'suspect',
+      name: this.directory.nameOf(id),
+      incarnation: this.table.incarnationOf(id),
+      from: this.name,
+    });
+  }
+
+  /** @internal A suspect update about `id` for the buddy system, or undefined when it is not suspect. */
+  suspicionOf(id: number): SuspectUpdate | undefined {
+    if (this.table.stateOf(id) !== SUSPECT) return undefined;
+    const suspicion = this.suspicions.get(id);
+    return {
+      kind: 'suspect',
+      name: this.directory.nameOf(id),
+      incarnation: this.table.incarnationOf(id),
+      from: suspicion?.accuser ?? this.name,
+    };
+  }
+
+  /** @internal */
+  applyAlive(a: AliveUpdate): void {
+    if (a.name === this.name) {
+      // Our own statement coming back is news only if someone claims a newer or different life of ours.
+      if (a.incarnation > this.ownIncarnation || (a.incarnation === this.ownIncarnation && a.address !== this.address)) {
+        this.refute(a.incarnation);
+      }
+      return;
+    }
+    const id = this.directory.intern(a.name, a.address);
+    const current = this.table.stateOf(id);
+    const now = this.now();
+    if (current === UNKNOWN) {
+      this.table.set(id, ALIVE, a.incarnation, now);
+      this.table.setMetadata(id, a.meta);
+      this.order.add(id, this.env.random);
+      this.enqueue(a, id);
+      this.emitMember('alive', id, 'unknown', 'joined');
+      return;
+    }
+    const incarnation = this.table.incarnationOf(id);
+    if (!overrides(ALIVE, a.incarnation, current, incarnation) && !this.isStaleDeath(id, current, a.incarnation)) return;
+    this.suspicions.get(id)?.cancel();
+    this.suspicions.delete(id);
+    const metaChanged = !sameBytes(this.table.metadataOf(id) ?? EMPTY, a.meta);
+    this.table.set(id, ALIVE, a.incarnation, now);
+    this.table.setMetadata(id, a.meta);
+    if (this.directory.addressOf(id) !== a.address) this.directory.setAddress(id, a.address);
+    this.order.add(id, this.env.random);
+    this.enqueue(a, id);
+    if (current === ALIVE) {
+      if (metaChanged) this.emitMember('update', id, 'alive', 'metadata');
+    } else {
+      this.emitMember('alive', id, stateName(current), current === SUSPECT ? 'refuted' : 'rejoined');
+    }
+  }
+
+  /** @internal */
+  applySuspect(s: SuspectUpdate): void {
+    const id = this.directory.find(s.name);
+    if (id === undefined) return;
+    const current = this.table.stateOf(id);
+    if (current === UNKNOWN || s.incarnation < this.table.incarnationOf(id)) return;
+    if (id === this.selfId) {
+      if (this.lifecycle === 'running') this.refute(s.incarnation);
+      return;
+    }
+    if (current === SUSPECT) {
+      // Another member suspects it too: a confirmation that shortens the timeout, worth passing on.
+      const suspicion = this.suspicions.get(id);
+      if (suspicion?.confirm(s.from)) this.enqueue(s, id);
+      return;
+    }
+    if (!overrides(SUSPECT, s.incarnation, current, this.table.incarnationOf(id))) return;
+    const now = this.now();
+    this.table.set(id, SUSPECT, s.incarnation, now);
+    this.enqueue(s, id);
+    if (s.from === this.name) this.counters.suspicionsRaised++;
+    const n = this.clusterSizeEstimate();
+    // Expected confirmations (memberlist): suspicionMult − 2, or none when the cluster is too small to
+    // provide them, taking out this member and the suspect.
+    const expected = n - 2 < this.config.suspicionMult - 2 ? 0 : this.config.suspicionMult - 2;
+    const minMs = suspicionMinMs(this.config, n);
+    const maxMs = this.config.suspicionMaxTimeoutMult * minMs;
+    const incarnation = s.incarnation;
+    const suspicion = new Suspicion(s.from, expected, minMs, maxMs, this.env.clock, () => {
+      this.suspicions.delete(id);
+      if (this.table.stateOf(id) !== SUSPECT || this.table.incarnationOf(id) !== incarnation) return;
+      this.counters.deathsDeclared++;
+      this.applyDead({ kind: 'dead', name: s.name, incarnation, from: this.name }, suspicion);
+    });
+    this.suspicions.set(id, suspicion);
+    this.emitMember('suspect', id, stateName(current), s.from === this.name ? 'probe-failed' : 'suspect-gossip', suspicion);
+  }
+
+  /** @internal */
+  applyDead(d: DeadUpdate, ownSuspicion?: Suspicion): void {
+    const id = this.directory.find(d.name);
+    if (id === undefined) return;
+    const current = this.table.stateOf(id);
+    if (current === UNKNOWN || d.incarnation < this.table.incarnationOf(id)) return;
+    if (id === this.selfId) {
+      if (this.lifecycle === 'running') this.refute(d.incarnation);
+      return;
+    }
+    if (!overrides(DEAD, d.incarnation, current, this.table.incarnationOf(id))) return;
+    const suspicion = ownSuspicion ?? this.suspicions.get(id);
+    suspicion?.cancel();
+    this.suspicions.delete(id);
+    const left = d.from === d.name;
+    this.table.set(id, left ? LEFT : DEAD, d.incarnation, this.now());
+    this.enqueue(d, id);
+    const cause: TransitionCause = left ? 'left' : ownSuspicion !== undefined ? 'suspicion-timeout' : 'dead-gossip';
+    this.emitMember(left ? 'left' : 'dead', id, stateName(current), cause, suspicion, d.from);
+  }
+
+  /** @internal Merges a member list received in a state exchange; `from` is the member that sent it. */
+  merge(members: readonly MemberSnapshot[], from: string): void {
+    for (const m of members) {
+      switch (m.state) {
+        case 'alive':
+          this.applyAlive({ kind: 'alive', name: m.name, address: m.address, incarnation: m.incarnation, meta: m.meta });
+          break;
+        case 'left':
+          this.applyDead({ kind: 'dead', name: m.name, incarnation: m.incarnation, from: m.name });
+          break;
+        default:
+          // memberlist's rule: a death we did not witness becomes a suspicion here, which the member
+          // can still refute, instead of a death propagated on hearsay.
+          if (this.directory.find(m.name) === undefined) break;
+          this.applySuspect({ kind: 'suspect', name: m.name, incarnation: m.incarnation, from });
+      }
+    }
+  }
+
+  /** @internal Phi of the silence of member `id`, 0 when never heard from or untracked. */
+  phiOf(id: number): number {
+    return this.detectors?.get(id)?.phi(this.now()) ?? 0;
+  }
+
+  private refute(heardIncarnation: number): void {
+    this.ownIncarnation = Math.max(this.ownIncarnation, heardIncarnation) + 1;
+    this.counters.refutations++;
+    this.awareness.apply(1);
+    this.table.set(this.selfId, ALIVE, this.ownIncarnation, this.now());
+    this.enqueue(this.selfAlive(), this.selfId);
+  }
+
+  /**
+   * A death older than gossipToTheDeadMs no longer blocks an alive at the same incarnation, as memberlist
+   * forgets such members: by then the member would have heard of its death and refuted it if it could,
+   * so hearing it alive means it was cut off (a partition), and the newer news wins.
+   */
+  private isStaleDeath(id: number, current: StateCode, incarnation: number): boolean {
+    if (current !== DEAD || incarnation !== this.table.incarnationOf(id)) return false;
+    const since = this.table.downSinceMs(id);
+    return since !== undefined && this.now() - since > this.config.gossipToTheDeadMs;
+  }
+
+  private enqueue(update: Update, key?: number): void {
+    this.queue.enqueue(update, key);
+  }
+
+  private heardFrom(name: string): void {
+    if (this.detectors === undefined) return;
+    const id = this.directory.find(name);
+    if (id === undefined || id === this.selfId) return;
+    let detector = this.detectors.get(id);
+    if (detector === undefined) {
+      detector = new PhiAccrualDetector({ clock: this.env.clock, firstHeartbeatEstimateMs: this.config.probeIntervalMs });
+      this.detectors.set(id, detector);
+    }
+    detector.heartbeat(this.now());
+  }
+
+  private rememberBroadcast(origin: string, seq: number): boolean {
+    const key = `${origin}\u0000${seq}`;
+    if (this.seenBroadcasts.has(key)) return false;
+    if (this.seenBroadcasts.size >= SEEN_BROADCASTS_MAX) {
+      const oldest = this.seenBroadcasts.values().next().value;
+      if (oldest !== undefined) this.seenBroadcasts.delete(oldest);
+    }
+    this.seenBroadcasts.add(key);
+    return true;
+  }
+
+  private emitMember(
+    type: MemberEvent['type'],
+    id: number,
+    previous: MemberEvent['previous'],
+    cause: TransitionCause,
+    suspicion?: Suspicion,
+    accuser?: string,
+  ): void {
+    const who = accuser ?? suspicion?.accuser;
+    const event: MemberEvent = {
+      type,
+      member: this.directory.nameOf(id),
+      address: this.directory.addressOf(id),
+      incarnation: this.table.incarnationOf(id),
+      previous,
+      atMs: this.now(),
+      wallMs: this.env.clock.wallNow(),
+      cause,
+      ...(who === undefined ? {} : { accuser: who }),
+      confirmations: suspicion?.confirmations ?? 0,
+      localHealth: this.awareness.score,
+    };
+    this.env.emit(event);
+  }
+
+  private emitMessage(from: string, payload: Uint8Array, broadcast: boolean): void {
+    this.env.emit({ type: 'message', from, payload, broadcast, atMs: this.now(), wallMs: this.env.clock.wallNow() });
+  }
+
+  private requireRunning(method: string): void {
+    if (!this.isRunning) {
+      throw new LifecycleError(
+        this.lifecycle === 'created' ? 'FDKIT_NOT_STARTED' : 'FDKIT_STOPPED',
+        `${OWNER}: ${method}() needs a started member that has not stopped; call start() first`,
+      );
+    }
+  }
+}
+
+function checkMeta(meta: Uint8Array): Uint8Array {
+  if (!(meta instanceof Uint8Array) || meta.length > META_BYTES_MAX) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'meta',
+      `${OWNER}: metadata must be a Uint8Array of at most ${META_BYTES_MAX} bytes`,
+    );
+  }
+  return meta;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

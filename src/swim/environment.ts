@@ -1,0 +1,21 @@
+/**
+ * The only door between the SWIM core and the world. The core is sans-I/O: it reads time and randomness,
+ * sends messages and reports events through this interface, and is driven by the calls its owner makes
+ * (`handlePacket`, `handleStream`, timers). The node runtime implements it over UDP and TCP; the
+ * simulator over its virtual network.
+ */
+import type { Clock } from '../runtime/clock.js';
+import type { Random } from '../runtime/random.js';
+import type { SwimEvent } from './events.js';
+import type { Packet, StreamMessage } from './messages.js';
+
+export interface SwimEnvironment {
+  readonly clock: Clock;
+  readonly random: Random;
+  /** Sends one datagram; delivery is best effort. */
+  sendPacket(address: string, packet: Packet): void;
+  /** Sends a message over a reliable stream; it may still fail to arrive when the peer is down. */
+  sendStream(address: string, message: StreamMessage): void;
+  /** Reports a transition or an application message. */
+  emit(event: SwimEvent): void;
+}

@@ -1,0 +1,63 @@
+/**
+ * What a SWIM member reports: member transitions and application messages. Every transition carries
+ * enough to explain it afterwards: the previous state, the cause, who accused, how many members
+ * confirmed, and the local health at the time.
+ */
+import type { MemberStateName } from './member-state.js';
+
+/** Why a transition happened. */
+export type TransitionCause =
+  /** A member was heard of for the first time. */
+  | 'joined'
+  /** This member's own probe of it failed. */
+  | 'probe-failed'
+  /** Another member's suspicion reached this member. */
+  | 'suspect-gossip'
+  /** The suspicion ran out without a refutation. */
+  | 'suspicion-timeout'
+  /** The suspect proved it is alive with a higher incarnation. */
+  | 'refuted'
+  /** Another member's declaration of death reached this member. */
+  | 'dead-gossip'
+  /** The member announced a graceful leave. */
+  | 'left'
+  /** A member held dead or left came back. */
+  | 'rejoined'
+  /** The member changed its metadata. */
+  | 'metadata';
+
+/** A change in the state of a member, or of its metadata (`update`). */
+export interface MemberEvent {
+  readonly type: 'alive' | 'suspect' | 'dead' | 'left' | 'update';
+  /** Name of the member the event is about. */
+  readonly member: string;
+  readonly address: string;
+  readonly incarnation: number;
+  /** Its state before, or `unknown` when it was just discovered. */
+  readonly previous: MemberStateName | 'unknown';
+  /** Monotonic time of the event in ms. */
+  readonly atMs: number;
+  /** Wall time of the event, Unix ms. */
+  readonly wallMs: number;
+  readonly cause: TransitionCause;
+  /** Who raised the suspicion or declared the death, when someone did. */
+  readonly accuser?: string;
+  /** Independent confirmations of the suspicion so far (suspect and dead events). */
+  readonly confirmations: number;
+  /** This member's Lifeguard health score when the event happened: 0 is healthy. */
+  readonly localHealth: number;
+}
+
+/** An application message: a direct `send`, or a `broadcast` that gossip delivered. */
+export interface MessageEvent {
+  readonly type: 'message';
+  /** The sender of a direct message, the originator of a broadcast. */
+  readonly from: string;
+  readonly payload: Uint8Array;
+  readonly broadcast: boolean;
+  readonly atMs: number;
+  readonly wallMs: number;
+}
+
+/** Everything a member reports. */
+export type SwimEvent = MemberEvent | MessageEvent;

@@ -1,0 +1,81 @@
+/**
+ * Encoded sizes of messages, so that the protocol can fill a datagram up to `packetBytesMax` without
+ * encoding anything. The sizes are those of MessagePack with every record encoded as an array of its
+ * fields (the layout of `src/wire/`), so the estimate is exact for that codec and an upper bound for
+ * names and payloads within the usual limits.
+ */
+import type { Packet, Update } from './messages.js';
+
+/** Bytes of `s` in UTF-8, without allocating. */
+export function utf8Length(s: string): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      bytes += 4; // a surrogate pair: one 4-byte code point
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** MessagePack size of a string. */
+export function strBytes(s: string): number {
+  const n = utf8Length(s);
+  return n + (n < 32 ? 1 : n < 256 ? 2 : n < 65_536 ? 3 : 5);
+}
+
+/** MessagePack size of a non-negative integer. */
+export function uintBytes(x: number): number {
+  return x < 128 ? 1 : x < 256 ? 2 : x < 65_536 ? 3 : x < 4_294_967_296 ? 5 : 9;
+}
+
+/** MessagePack size of a byte string. */
+export function binBytes(b: Uint8Array): number {
+  return b.length + (b.length < 256 ? 2 : b.length < 65_536 ? 3 : 5);
+}
+
+/** MessagePack size of an array header. */
+export function arrayHeaderBytes(length: number): number {
+  return length < 16 ? 1 : length < 65_536 ? 3 : 5;
+}
+
+/** Encoded size of one update: an array of a one-byte kind tag and the fields. */
+export function updateBytes(u: Update): number {
+  switch (u.kind) {
+    case 'alive':
+      return 2 + strBytes(u.name) + strBytes(u.address) + uintBytes(u.incarnation) + binBytes(u.meta);
+    case 'suspect':
+    case 'dead':
+      return 2 + strBytes(u.name) + uintBytes(u.incarnation) + strBytes(u.from);
+    case 'user':
+      return 2 + strBytes(u.origin) + uintBytes(u.seq) + binBytes(u.payload);
+  }
+}
+
+/** Encoded size of a packet without its updates, including the envelope (array header, version, type). */
+export function packetBaseBytes(p: Packet): number {
+  const envelope = 3; // array header, version, type tag
+  switch (p.type) {
+    case 'ping':
+      return envelope + uintBytes(p.seq) + strBytes(p.from) + strBytes(p.target);
+    case 'ping-req':
+      return envelope + uintBytes(p.seq) + strBytes(p.from) + strBytes(p.target) + strBytes(p.targetAddress) + 1;
+    case 'ack':
+    case 'nack':
+      return envelope + uintBytes(p.seq) + strBytes(p.from);
+    case 'gossip':
+      return envelope + strBytes(p.from);
+    case 'user':
+      return envelope + strBytes(p.from) + binBytes(p.payload);
+  }
+}
+
+/** Encoded size of a whole packet, updates included. */
+export function packetBytes(p: Packet): number {
+  let bytes = packetBaseBytes(p) + arrayHeaderBytes(p.updates.length);
+  for (const u of p.updates) bytes += updateBytes(u);
+  return bytes;
+}

@@ -1,0 +1,190 @@
+/**
+ * SWIM's failure detection (Das, Gupta and Motivala, 2002, section 3.1) with Lifeguard's nacks and local
+ * health (Dadgar, Phillips and Currey, 2018). Once per protocol period a member pings the next target of
+ * its randomized round-robin; without an ack within the probe timeout it asks `indirectChecks` members to
+ * ping the target for it (ping-req), and they answer with the target's ack or, if it stays silent, a nack;
+ * with no ack by the end of the period the target is suspected. Interval and timeout are stretched by the
+ * local health multiplier, which rises with missed nacks and failed probes and falls with successes.
+ */
+import type { Timer } from '../runtime/clock.js';
+import type { SwimCore } from './core.js';
+import { ALIVE } from './member-state.js';
+import type { Ack, Nack, Ping, PingReq, Update } from './messages.js';
+
+interface AckHandler {
+  onAck(): void;
+  onNack(): void;
+}
+
+interface ProbeState {
+  acked: boolean;
+  nacks: number;
+  expectedNacks: number;
+}
+
+const NOOP = (): void => {};
+
+export class Prober {
+  private timer: Timer | undefined;
+  private readonly handlers = new Map<number, AckHandler>();
+  private readonly pending = new Set<Timer>();
+  private readonly helpers: number[] = [];
+
+  constructor(private readonly core: SwimCore) {}
+
+  start(): void {
+    const { clock, random } = this.core.env;
+    // A random phase, so that members started together do not probe in lockstep.
+    this.timer = clock.setTimer(random.next() * this.core.config.probeIntervalMs, () => this.tick());
+  }
+
+  stop(): void {
+    this.timer?.cancel();
+    for (const timer of this.pending) timer.cancel();
+    this.pending.clear();
+    this.handlers.clear();
+  }
+
+  handleAck(seq: number): void {
+    this.handlers.get(seq)?.onAck();
+  }
+
+  handleNack(seq: number): void {
+    this.core.counters.nacksReceived++;
+    this.handlers.get(seq)?.onNack();
+  }
+
+  /** Acts as the helper of a ping-req: probes the target and relays its ack, or a nack on silence. */
+  handlePingReq(fromAddress: string, req: PingReq): void {
+    const core = this.core;
+    const seq = core.nextSeq();
+    const timer = this.after(core.config.probeTimeoutMs, () => {
+      this.handlers.delete(seq);
+      if (!req.nack || !core.isRunning) return;
+      core.counters.nacksSent++;
+      this.send(fromAddress, { type: 'nack', seq: req.seq, from: core.name, updates: [] });
+    });
+    this.handlers.set(seq, {
+      onAck: () => {
+        this.cancel(timer);
+        this.handlers.delete(seq);
+        this.send(fromAddress, { type: 'ack', seq: req.seq, from: core.name, updates: [] });
+      },
+      onNack: NOOP,
+    });
+    this.send(req.targetAddress, { type: 'ping', seq, from: core.name, target: req.target, updates: [] });
+  }
+
+  /** Pings member `id` once, outside the probe cycle; `done` learns whether it answered in time. */
+  pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
+    const core = this.core;
+    const seq = core.nextSeq();
+    const timer = this.after(timeoutMs, () => {
+      this.handlers.delete(seq);
+      done(false);
+    });
+    this.handlers.set(seq, {
+      onAck: () => {
+        this.cancel(timer);
+        this.handlers.delete(seq);
+        done(true);
+      },
+      onNack: NOOP,
+    });
+    const target = core.directory.nameOf(id);
+    this.send(core.directory.addressOf(id), { type: 'ping', seq, from: core.name, target, updates: [] });
+  }
+
+  private tick(): void {
+    const core = this.core;
+    if (!core.isRunning) return;
+    const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
+    const target = core.order.next(
+      core.env.random,
+      (id) => core.isProbeable(id),
+      (id) => core.isGossipTarget(id),
+    );
+    if (target >= 0) this.probe(target, intervalMs);
+    this.timer = core.env.clock.setTimer(intervalMs, () => this.tick());
+  }
+
+  private probe(target: number, intervalMs: number): void {
+    const core = this.core;
+    core.counters.probes++;
+    const seq = core.nextSeq();
+    const state: ProbeState = { acked: false, nacks: 0, expectedNacks: 0 };
+    this.handlers.set(seq, {
+      onAck: () => {
+        state.acked = true;
+      },
+      onNack: () => {
+        state.nacks++;
+      },
+    });
+    // Buddy system: a suspect learns of the suspicion from the probe itself and can refute at once.
+    const buddy = core.suspicionOf(target);
+    const updates: Update[] = buddy === undefined ? [] : [buddy];
+    const ping: Ping = { type: 'ping', seq, from: core.name, target: core.directory.nameOf(target), updates };
+    this.send(core.directory.addressOf(target), ping);
+    this.after(core.awareness.scale(core.config.probeTimeoutMs), () => {
+      if (!state.acked && core.isRunning) this.indirect(seq, target, state);
+    });
+    // The period's end decides; it is scheduled before the next tick, so it runs first at equal times.
+    this.after(intervalMs, () => {
+      this.handlers.delete(seq);
+      if (!core.isRunning) return;
+      if (state.acked) {
+        core.awareness.apply(-1);
+        return;
+      }
+      // Lifeguard: nacks that did not come mean our own links or process are the problem.
+      core.awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
+      core.probeFailed(target);
+    });
+  }
+
+  private indirect(seq: number, target: number, state: ProbeState): void {
+    const core = this.core;
+    const helpers = core.order.randomMembers(
+      core.config.indirectChecks,
+      core.env.random,
+      (id) => id !== target && id !== core.selfId && core.table.stateOf(id) === ALIVE,
+      this.helpers,
+    );
+    state.expectedNacks = helpers.length;
+    core.counters.indirectProbes += helpers.length;
+    const targetName = core.directory.nameOf(target);
+    const targetAddress = core.directory.addressOf(target);
+    for (const helper of helpers) {
+      const req: PingReq = {
+        type: 'ping-req',
+        seq,
+        from: core.name,
+        target: targetName,
+        targetAddress,
+        nack: true,
+        updates: [],
+      };
+      this.send(core.directory.addressOf(helper), req);
+    }
+  }
+
+  private send(address: string, packet: Ping | PingReq | Ack | Nack): void {
+    this.core.fillUpdates(packet, packet.updates as Update[]);
+    this.core.sendPacket(address, packet);
+  }
+
+  private after(delayMs: number, fn: () => void): Timer {
+    const timer = this.core.env.clock.setTimer(delayMs, () => {
+      this.pending.delete(timer);
+      fn();
+    });
+    this.pending.add(timer);
+    return timer;
+  }
+
+  private cancel(timer: Timer): void {
+    timer.cancel();
+    this.pending.delete(timer);
+  }
+}

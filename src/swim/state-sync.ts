@@ -1,0 +1,130 @@
+/**
+ * Anti-entropy and the ways members find each other:
+ * - push-pull (memberlist's state sync): every push-pull interval, scaled with the cluster size, a member
+ *   exchanges its full member list with one random live member over a stream; joining is the same
+ *   exchange with seeds;
+ * - reconnection: every reconnect interval a member pings one member it holds dead (with per-member
+ *   exponential backoff) and, if it answers, exchanges state with it. Two sides of a healed partition that
+ *   declared each other dead thus merge by themselves; a member that knows nobody retries its seeds.
+ *
+ * A reply is built after merging the request, so it already carries any refutation the request caused;
+ * a requester whose own refutation came from the reply sends its new state back once, so that both sides
+ * learn both refutations in one round.
+ */
+import type { Timer } from '../runtime/clock.js';
+import type { SwimCore } from './core.js';
+import { ALIVE, DEAD, SUSPECT } from './member-state.js';
+import type { PushPull } from './messages.js';
+import { scaledPushPullIntervalMs } from './timing.js';
+
+/** Backoff of reconnection attempts to one member: at most this many reconnect intervals apart. */
+const RECONNECT_BACKOFF_MAX = 4;
+
+interface Backoff {
+  failures: number;
+  nextAttemptMs: number;
+}
+
+export class StateSync {
+  private pushPullTimer: Timer | undefined;
+  private reconnectTimer: Timer | undefined;
+  private seeds: readonly string[] = [];
+  private readonly backoff = new Map<number, Backoff>();
+  private readonly scratch: number[] = [];
+
+  constructor(private readonly core: SwimCore) {}
+
+  start(): void {
+    const { clock, random } = this.core.env;
+    this.pushPullTimer = clock.setTimer(random.next() * this.pushPullIntervalMs(), () => this.pushPullTick());
+    const reconnectMs = random.next() * this.core.config.reconnectIntervalMs;
+    this.reconnectTimer = clock.setTimer(reconnectMs, () => this.reconnectTick());
+  }
+
+  stop(): void {
+    this.pushPullTimer?.cancel();
+    this.reconnectTimer?.cancel();
+  }
+
+  join(seedAddresses: readonly string[]): void {
+    this.seeds = [...seedAddresses];
+    for (const address of this.seeds) if (address !== this.core.address) this.exchange(address, true);
+  }
+
+  handlePushPull(fromAddress: string, message: PushPull): void {
+    const core = this.core;
+    if (!message.reply) {
+      core.merge(message.members, message.from);
+      this.send(fromAddress, { type: 'push-pull', from: core.name, join: false, reply: true, members: core.snapshot() });
+      return;
+    }
+    const before = core.incarnation;
+    core.merge(message.members, message.from);
+    if (core.incarnation !== before) this.exchange(fromAddress, false);
+  }
+
+  private exchange(address: string, join: boolean): void {
+    const core = this.core;
+    this.send(address, { type: 'push-pull', from: core.name, join, reply: false, members: core.snapshot() });
+  }
+
+  private send(address: string, message: PushPull): void {
+    this.core.sendStream(address, message);
+  }
+
+  private pushPullIntervalMs(): number {
+    return scaledPushPullIntervalMs(this.core.config, this.core.clusterSizeEstimate());
+  }
+
+  private pushPullTick(): void {
+    const core = this.core;
+    if (!core.isRunning) return;
+    const [peer] = core.order.randomMembers(
+      1,
+      core.env.random,
+      (id) => id !== core.selfId && core.table.stateOf(id) === ALIVE,
+      this.scratch,
+    );
+    if (peer !== undefined) this.exchange(core.directory.addressOf(peer), false);
+    this.pushPullTimer = core.env.clock.setTimer(this.pushPullIntervalMs(), () => this.pushPullTick());
+  }
+
+  private reconnectTick(): void {
+    const core = this.core;
+    if (!core.isRunning) return;
+    const { config, env } = core;
+    const now = core.now();
+    const live = core.table.count(ALIVE) + core.table.count(SUSPECT);
+    if (live <= 1 && this.seeds.length > 0) {
+      // Alone: the seeds are the only way back.
+      this.exchange(this.seeds[env.random.int(this.seeds.length)]!, true);
+    }
+    for (const id of this.backoff.keys()) if (core.table.stateOf(id) !== DEAD) this.backoff.delete(id);
+    const candidates = this.scratch;
+    candidates.length = 0;
+    for (const [id, since] of core.table.downMembers()) {
+      if (core.table.stateOf(id) !== DEAD) continue;
+      if (now - since > config.reconnectTimeoutMs) continue;
+      if ((this.backoff.get(id)?.nextAttemptMs ?? 0) <= now) candidates.push(id);
+    }
+    if (candidates.length > 0) this.tryReconnect(candidates[env.random.int(candidates.length)]!);
+    this.reconnectTimer = env.clock.setTimer(config.reconnectIntervalMs, () => this.reconnectTick());
+  }
+
+  private tryReconnect(id: number): void {
+    const core = this.core;
+    core.pingOnce(id, core.config.probeTimeoutMs * 2, (acked) => {
+      if (!core.isRunning) return;
+      if (acked) {
+        this.backoff.delete(id);
+        this.exchange(core.directory.addressOf(id), true);
+        return;
+      }
+      const entry = this.backoff.get(id) ?? { failures: 0, nextAttemptMs: 0 };
+      entry.failures++;
+      const delay = core.config.reconnectIntervalMs * Math.min(RECONNECT_BACKOFF_MAX, 2 ** entry.failures);
+      entry.nextAttemptMs = core.now() + delay;
+      this.backoff.set(id, entry);
+    });
+  }
+}
