@@ -34,3 +34,9 @@ export const systemClock: Clock = createSystemClock();
 export function entropySeed(): number {
   return randomBytes(4).readUInt32LE(0);
 }
+
+/** Starts a stopwatch on the host's monotonic clock; calling the result gives the elapsed ms. */
+export function stopwatch(): () => number {
+  const start = performance.now();
+  return () => performance.now() - start;
+}

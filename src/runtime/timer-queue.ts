@@ -1,7 +1,10 @@
 /**
- * A binary min-heap of timers ordered by (due time, insertion sequence). The sequence makes the order of
- * simultaneous timers deterministic, which is what lets a seeded run replay exactly. Cancelled timers stay
- * in the heap and are skipped when they reach the top: cancelling is O(1) and the heap never searches.
+ * A 4-ary min-heap of timers ordered by (due time, insertion sequence). The sequence makes the order of
+ * simultaneous timers deterministic, which is what lets a seeded run replay exactly. Due times and
+ * sequences live in typed arrays beside the timer objects, so that sifting compares numbers in contiguous
+ * memory rather than chasing a pointer per comparison: the simulator keeps hundreds of thousands of
+ * timers pending. Cancelled timers stay in the heap and are skipped when they reach the top, which makes
+ * cancelling O(1).
  */
 import type { Timer } from './clock.js';
 
@@ -10,7 +13,6 @@ export class QueuedTimer implements Timer {
   cancelled = false;
   constructor(
     readonly dueMs: number,
-    readonly seq: number,
     readonly callback: () => void,
   ) {}
 
@@ -19,66 +21,94 @@ export class QueuedTimer implements Timer {
   }
 }
 
-function before(a: QueuedTimer, b: QueuedTimer): boolean {
-  return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
-}
-
-/** Min-heap of {@link QueuedTimer}s. */
 export class TimerQueue {
-  private readonly heap: QueuedTimer[] = [];
+  private timers: QueuedTimer[] = [];
+  private due = new Float64Array(1024);
+  private seqs = new Float64Array(1024);
+  private length = 0;
   private nextSeq = 0;
 
   /** Number of entries, cancelled ones included until they are popped. */
   get size(): number {
-    return this.heap.length;
+    return this.length;
   }
 
   push(dueMs: number, callback: () => void): QueuedTimer {
-    const timer = new QueuedTimer(dueMs, this.nextSeq++, callback);
-    const heap = this.heap;
-    let i = heap.length;
-    heap.push(timer);
+    const timer = new QueuedTimer(dueMs, callback);
+    const seq = this.nextSeq++;
+    if (this.length === this.due.length) this.grow();
+    const { timers, due, seqs } = this;
+    let i = this.length++;
     while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = heap[parent]!;
-      if (!before(timer, p)) break;
-      heap[i] = p;
+      const parent = (i - 1) >> 2;
+      const pd = due[parent]!;
+      if (pd < dueMs || (pd === dueMs && seqs[parent]! < seq)) break;
+      timers[i] = timers[parent]!;
+      due[i] = pd;
+      seqs[i] = seqs[parent]!;
       i = parent;
     }
-    heap[i] = timer;
+    timers[i] = timer;
+    due[i] = dueMs;
+    seqs[i] = seq;
     return timer;
   }
 
   /** The earliest live timer, dropping cancelled ones on the way; undefined when none is left. */
   peek(): QueuedTimer | undefined {
-    let top = this.heap[0];
-    while (top?.cancelled) {
+    while (this.length > 0) {
+      const top = this.timers[0]!;
+      if (!top.cancelled) return top;
       this.pop();
-      top = this.heap[0];
     }
-    return top;
+    return undefined;
   }
 
   /** Removes and returns the earliest entry (cancelled or not). */
   pop(): QueuedTimer | undefined {
-    const heap = this.heap;
-    const top = heap[0];
-    const last = heap.pop();
-    if (top === undefined || last === undefined || heap.length === 0) return top;
-    const n = heap.length;
+    if (this.length === 0) return undefined;
+    const { timers, due, seqs } = this;
+    const top = timers[0]!;
+    const n = --this.length;
+    const last = timers[n]!;
+    const lastDue = due[n]!;
+    const lastSeq = seqs[n]!;
+    timers[n] = undefined as unknown as QueuedTimer; // release the reference for the collector
+    if (n === 0) return top;
     let i = 0;
     for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      const right = left + 1;
-      let child = left;
-      if (right < n && before(heap[right]!, heap[left]!)) child = right;
-      const c = heap[child]!;
-      if (!before(c, last)) break;
-      heap[i] = c;
+      const first = 4 * i + 1;
+      if (first >= n) break;
+      let child = first;
+      let cd = due[first]!;
+      let cs = seqs[first]!;
+      const end = Math.min(first + 4, n);
+      for (let c = first + 1; c < end; c++) {
+        const d = due[c]!;
+        if (d < cd || (d === cd && seqs[c]! < cs)) {
+          child = c;
+          cd = d;
+          cs = seqs[c]!;
+        }
+      }
+      if (cd > lastDue || (cd === lastDue && cs > lastSeq)) break;
+      timers[i] = timers[child]!;
+      due[i] = cd;
+      seqs[i] = cs;
       i = child;
     }
-    heap[i] = last;
+    timers[i] = last;
+    due[i] = lastDue;
+    seqs[i] = lastSeq;
     return top;
+  }
+
+  private grow(): void {
+    const due = new Float64Array(this.due.length * 2);
+    due.set(this.due);
+    const seqs = new Float64Array(this.seqs.length * 2);
+    seqs.set(this.seqs);
+    this.due = due;
+    this.seqs = seqs;
   }
 }

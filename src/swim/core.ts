@@ -19,16 +19,41 @@ import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import type { MemberEvent, TransitionCause } from './events.js';
 import { Gossiper } from './gossiper.js';
-import { ALIVE, DEAD, LEFT, type MemberStateName, overrides, type StateCode, SUSPECT, stateName, UNKNOWN } from './member-state.js';
-import { arrayHeaderBytes, packetBytes, updateBytes } from './message-size.js';
+import {
+  ALIVE,
+  DEAD,
+  LEFT,
+  type MemberStateName,
+  overrides,
+  type StateCode,
+  SUSPECT,
+  stateName,
+  UNKNOWN,
+} from './member-state.js';
 import { MemberTable } from './member-table.js';
-import type { AliveUpdate, DeadUpdate, MemberSnapshot, Packet, StreamMessage, SuspectUpdate, Update } from './messages.js';
+import {
+  arrayHeaderBytes,
+  packetBytes,
+  pushPullBaseBytes,
+  snapshotEntryBytes,
+  updateBytes,
+} from './message-size.js';
+import type {
+  AliveUpdate,
+  DeadUpdate,
+  MemberSnapshot,
+  Packet,
+  StreamMessage,
+  SuspectUpdate,
+  Update,
+} from './messages.js';
 import { ProbeOrder } from './probe-order.js';
 import { Prober } from './prober.js';
 import { lan } from './profiles.js';
 import { StateSync } from './state-sync.js';
 import { Suspicion } from './suspicion.js';
 import { retransmitLimit, suspicionMinMs } from './timing.js';
+import { ViewStorage } from './view-storage.js';
 
 /** Largest metadata a member may carry, as in memberlist. */
 export const META_BYTES_MAX = 512;
@@ -112,8 +137,9 @@ export class SwimCore {
     streamsSent: 0,
     misdirectedPings: 0,
   };
-  /** @internal */ readonly table = new MemberTable();
-  /** @internal */ readonly order = new ProbeOrder();
+  private readonly storage = new ViewStorage();
+  /** @internal */ readonly table = new MemberTable(this.storage);
+  /** @internal */ readonly order = new ProbeOrder(this.storage);
   /** @internal */ readonly queue = new BroadcastQueue<Update>(updateBytes);
   /** @internal */ readonly awareness: Awareness;
   private readonly suspicions = new Map<number, Suspicion>();
@@ -127,14 +153,25 @@ export class SwimCore {
   private ownMeta: Uint8Array;
   private seq = 0;
   private broadcastSeq = 0;
+  // retransmitLimit(n) takes a logarithm; n changes rarely, packets are many.
+  private limitForSize = -1;
+  private cachedLimit = 0;
 
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
     checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
     if (typeof options.name !== 'string' || options.name.length === 0 || options.name.length > 255) {
-      throw new InvalidOptionError('FDKIT_INVALID_OPTION', 'name', `${OWNER}: option name must be a string of 1 to 255 characters`);
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'name',
+        `${OWNER}: option name must be a string of 1 to 255 characters`,
+      );
     }
     if (typeof options.address !== 'string' || options.address.length === 0) {
-      throw new InvalidOptionError('FDKIT_INVALID_OPTION', 'address', `${OWNER}: option address must be a non-empty string`);
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'address',
+        `${OWNER}: option address must be a non-empty string`,
+      );
     }
     this.name = options.name;
     this.address = options.address;
@@ -182,15 +219,18 @@ export class SwimCore {
   /** Starts probing, gossip and state exchange, and announces this member. */
   start(): void {
     if (this.lifecycle !== 'created') {
-      throw new LifecycleError('FDKIT_ALREADY_STARTED', `${OWNER}: start() may be called once, on a new member`);
+      throw new LifecycleError(
+        'FDKIT_ALREADY_STARTED',
+        `${OWNER}: start() may be called once, on a new member`,
+      );
     }
     this.lifecycle = 'running';
     this.table.set(this.selfId, ALIVE, this.ownIncarnation, this.now());
     this.table.setMetadata(this.selfId, this.ownMeta);
-    this.enqueue(this.selfAlive(), this.selfId);
     this.prober.start();
     this.gossiper.start();
     this.sync.start();
+    this.enqueue(this.selfAlive(), this.selfId);
   }
 
   /** Asks the members at `seedAddresses` for their state and announces this member to them. */
@@ -204,7 +244,10 @@ export class SwimCore {
     this.requireRunning('leave');
     this.lifecycle = 'leaving';
     this.table.set(this.selfId, LEFT, this.ownIncarnation, this.now());
-    this.enqueue({ kind: 'dead', name: this.name, incarnation: this.ownIncarnation, from: this.name }, this.selfId);
+    this.enqueue(
+      { kind: 'dead', name: this.name, incarnation: this.ownIncarnation, from: this.name },
+      this.selfId,
+    );
   }
 
   /** Stops every timer; the member neither sends nor reacts any more. */
@@ -323,27 +366,54 @@ export class SwimCore {
     return this.table.known;
   }
 
-  /** @internal */
-  sendPacket(address: string, packet: Packet): void {
-    this.counters.packetsSent++;
-    this.env.sendPacket(address, packet);
-  }
-
-  /** @internal */
-  sendStream(address: string, message: StreamMessage): void {
-    this.counters.streamsSent++;
-    this.env.sendStream(address, message);
-  }
-
   /**
-   * @internal Appends to `updates`, the (still empty or partly filled) update list of `packet`, as many
-   * waiting updates as fit in the packet budget.
+   * @internal Sends `packet` after filling its update list (still empty, or holding a buddy suspicion)
+   * with as many waiting updates as fit in the packet budget.
    */
-  fillUpdates(packet: Packet, updates: Update[]): void {
-    // Room for the update array header to grow from one byte to three.
-    const used = packetBytes(packet) - arrayHeaderBytes(updates.length) + 3;
-    const limit = retransmitLimit(this.config, this.clusterSizeEstimate());
-    this.queue.take(this.config.packetBytesMax - used, 0, limit, updates);
+  sendPacket(address: string, packet: Packet): void {
+    const updates = packet.updates as Update[];
+    const before = updates.length;
+    let bytes = packetBytes(packet);
+    if (this.queue.length > 0) {
+      // Room for the update array header to grow from one byte to three.
+      bytes += this.queue.take(this.config.packetBytesMax - bytes - 2, 0, this.retransmitLimit(), updates);
+      bytes += arrayHeaderBytes(updates.length) - arrayHeaderBytes(before);
+    }
+    this.counters.packetsSent++;
+    this.env.sendPacket(address, packet, bytes);
+  }
+
+  /** @internal Sends this member's full state to `address`, as a request (`reply` false) or a reply. */
+  sendPushPull(address: string, join: boolean, reply: boolean): void {
+    const members: MemberSnapshot[] = [];
+    let bytes = 0;
+    const { directory, table } = this;
+    for (let id = 0; id < directory.size; id++) {
+      const state = table.stateOf(id);
+      if (state === UNKNOWN) continue;
+      const incarnation = table.incarnationOf(id);
+      const meta = table.metadataOf(id) ?? EMPTY;
+      bytes += snapshotEntryBytes(directory.nameAndAddressBytes(id), incarnation, meta);
+      members.push({
+        name: directory.nameOf(id),
+        address: directory.addressOf(id),
+        incarnation,
+        state: stateName(state),
+        meta,
+      });
+    }
+    const message: StreamMessage = { type: 'push-pull', from: this.name, join, reply, members };
+    this.counters.streamsSent++;
+    this.env.sendStream(address, message, bytes + pushPullBaseBytes(this.name, members.length));
+  }
+
+  private retransmitLimit(): number {
+    const n = this.clusterSizeEstimate();
+    if (n !== this.limitForSize) {
+      this.limitForSize = n;
+      this.cachedLimit = retransmitLimit(this.config, n);
+    }
+    return this.cachedLimit;
   }
 
   /** @internal Pings member `id` once, outside the probe cycle; `done` learns whether it answered. */
@@ -352,24 +422,24 @@ export class SwimCore {
   }
 
   /**
-   * Makes every member of the directory known as alive at `incarnationOf(id)`, without events or
-   * gossip: the simulator's warm start of a formed cluster, which would otherwise cost a full state
-   * exchange per member.
+   * Makes every member of the directory known as alive at `incarnation`, except those `skip` names,
+   * without events or gossip: the simulator's warm start of a formed cluster, which would otherwise cost
+   * a full state exchange per member.
    */
-  assumeDirectoryMembers(incarnationOf: (id: number) => number): void {
-    const now = this.now();
-    for (let id = 0; id < this.directory.size; id++) {
-      if (id === this.selfId || this.table.isKnown(id)) continue;
-      this.table.set(id, ALIVE, incarnationOf(id), now);
-      this.order.add(id, this.env.random);
-    }
+  assumeDirectoryMembers(incarnation: number, skip: (id: number) => boolean): void {
+    const size = this.directory.size;
+    this.storage.reserve(size);
+    this.table.assumeAlive(
+      size,
+      incarnation,
+      (id) => id === this.selfId || skip(id),
+      (id) => this.order.append(id),
+    );
+    this.order.shuffleRest(this.env.random);
   }
 
   private reply(address: string, seq: number): void {
-    const updates: Update[] = [];
-    const ack: Packet = { type: 'ack', seq, from: this.name, updates };
-    this.fillUpdates(ack, updates);
-    this.sendPacket(address, ack);
+    this.sendPacket(address, { type: 'ack', seq, from: this.name, updates: [] });
   }
 
   /** @internal Whether the member is alive or suspect in this view, and not this member. */
@@ -380,31 +450,23 @@ export class SwimCore {
 
   /** @internal Whether `id` still receives gossip: live, or down for less than gossipToTheDeadMs. */
   isGossipTarget(id: number): boolean {
-    if (id === this.selfId) return false;
-    const since = this.table.downSinceMs(id);
-    return since === undefined ? this.table.isKnown(id) : this.now() - since <= this.config.gossipToTheDeadMs;
+    const state = this.table.stateOf(id);
+    if (id === this.selfId || state === UNKNOWN) return false;
+    if (state === ALIVE || state === SUSPECT) return true;
+    return (
+      this.now() - (this.table.downSinceMs(id) ?? Number.NEGATIVE_INFINITY) <= this.config.gossipToTheDeadMs
+    );
   }
 
   /** @internal This member's own alive statement. */
   selfAlive(): AliveUpdate {
-    return { kind: 'alive', name: this.name, address: this.address, incarnation: this.ownIncarnation, meta: this.ownMeta };
-  }
-
-  /** @internal Full state for a push-pull exchange. */
-  snapshot(): MemberSnapshot[] {
-    const out: MemberSnapshot[] = [];
-    for (let id = 0; id < this.directory.size; id++) {
-      const state = this.table.stateOf(id);
-      if (state === UNKNOWN) continue;
-      out.push({
-        name: this.directory.nameOf(id),
-        address: this.directory.addressOf(id),
-        incarnation: this.table.incarnationOf(id),
-        state: stateName(state),
-        meta: this.table.metadataOf(id) ?? EMPTY,
-      });
-    }
-    return out;
+    return {
+      kind: 'alive',
+      name: this.name,
+      address: this.address,
+      incarnation: this.ownIncarnation,
+      meta: this.ownMeta,
+    };
   }
 
   /** @internal Applies one disseminated update. */
@@ -456,7 +518,10 @@ export class SwimCore {
   applyAlive(a: AliveUpdate): void {
     if (a.name === this.name) {
       // Our own statement coming back is news only if someone claims a newer or different life of ours.
-      if (a.incarnation > this.ownIncarnation || (a.incarnation === this.ownIncarnation && a.address !== this.address)) {
+      if (
+        a.incarnation > this.ownIncarnation ||
+        (a.incarnation === this.ownIncarnation && a.address !== this.address)
+      ) {
         this.refute(a.incarnation);
       }
       return;
@@ -473,7 +538,11 @@ export class SwimCore {
       return;
     }
     const incarnation = this.table.incarnationOf(id);
-    if (!overrides(ALIVE, a.incarnation, current, incarnation) && !this.isStaleDeath(id, current, a.incarnation)) return;
+    if (
+      !overrides(ALIVE, a.incarnation, current, incarnation) &&
+      !this.isStaleDeath(id, current, a.incarnation)
+    )
+      return;
     this.suspicions.get(id)?.cancel();
     this.suspicions.delete(id);
     const metaChanged = !sameBytes(this.table.metadataOf(id) ?? EMPTY, a.meta);
@@ -524,7 +593,13 @@ export class SwimCore {
       this.applyDead({ kind: 'dead', name: s.name, incarnation, from: this.name }, suspicion);
     });
     this.suspicions.set(id, suspicion);
-    this.emitMember('suspect', id, stateName(current), s.from === this.name ? 'probe-failed' : 'suspect-gossip', suspicion);
+    this.emitMember(
+      'suspect',
+      id,
+      stateName(current),
+      s.from === this.name ? 'probe-failed' : 'suspect-gossip',
+      suspicion,
+    );
   }
 
   /** @internal */
@@ -544,16 +619,33 @@ export class SwimCore {
     const left = d.from === d.name;
     this.table.set(id, left ? LEFT : DEAD, d.incarnation, this.now());
     this.enqueue(d, id);
-    const cause: TransitionCause = left ? 'left' : ownSuspicion !== undefined ? 'suspicion-timeout' : 'dead-gossip';
+    const cause: TransitionCause = left
+      ? 'left'
+      : ownSuspicion !== undefined
+        ? 'suspicion-timeout'
+        : 'dead-gossip';
     this.emitMember(left ? 'left' : 'dead', id, stateName(current), cause, suspicion, d.from);
   }
 
   /** @internal Merges a member list received in a state exchange; `from` is the member that sent it. */
   merge(members: readonly MemberSnapshot[], from: string): void {
+    const { directory, table } = this;
     for (const m of members) {
+      // Most of a state exchange repeats what this member holds: skip those entries cheaply.
+      const id = directory.find(m.name);
+      if (id !== undefined && id !== this.selfId && m.state === 'alive') {
+        const current = table.stateOf(id);
+        if ((current === ALIVE || current === SUSPECT) && table.incarnationOf(id) >= m.incarnation) continue;
+      }
       switch (m.state) {
         case 'alive':
-          this.applyAlive({ kind: 'alive', name: m.name, address: m.address, incarnation: m.incarnation, meta: m.meta });
+          this.applyAlive({
+            kind: 'alive',
+            name: m.name,
+            address: m.address,
+            incarnation: m.incarnation,
+            meta: m.meta,
+          });
           break;
         case 'left':
           this.applyDead({ kind: 'dead', name: m.name, incarnation: m.incarnation, from: m.name });
@@ -593,6 +685,7 @@ export class SwimCore {
 
   private enqueue(update: Update, key?: number): void {
     this.queue.enqueue(update, key);
+    this.gossiper.wake();
   }
 
   private heardFrom(name: string): void {
@@ -601,7 +694,10 @@ export class SwimCore {
     if (id === undefined || id === this.selfId) return;
     let detector = this.detectors.get(id);
     if (detector === undefined) {
-      detector = new PhiAccrualDetector({ clock: this.env.clock, firstHeartbeatEstimateMs: this.config.probeIntervalMs });
+      detector = new PhiAccrualDetector({
+        clock: this.env.clock,
+        firstHeartbeatEstimateMs: this.config.probeIntervalMs,
+      });
       this.detectors.set(id, detector);
     }
     detector.heartbeat(this.now());
@@ -644,7 +740,14 @@ export class SwimCore {
   }
 
   private emitMessage(from: string, payload: Uint8Array, broadcast: boolean): void {
-    this.env.emit({ type: 'message', from, payload, broadcast, atMs: this.now(), wallMs: this.env.clock.wallNow() });
+    this.env.emit({
+      type: 'message',
+      from,
+      payload,
+      broadcast,
+      atMs: this.now(),
+      wallMs: this.env.clock.wallNow(),
+    });
   }
 
   private requireRunning(method: string): void {

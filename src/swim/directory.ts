@@ -4,10 +4,14 @@
  * directory among all its members, because names and addresses are the same facts everywhere there; that
  * sharing is what keeps 10,000 simulated views of 10,000 members within memory.
  */
+import { strBytes } from './message-size.js';
+
 export class MemberDirectory {
   private readonly ids = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly addresses: string[] = [];
+  // Encoded size of name and address, for sizing state exchanges without re-measuring strings.
+  private readonly entrySizes: number[] = [];
 
   /** Number of names interned so far; ids are 0 .. size − 1. */
   get size(): number {
@@ -22,6 +26,7 @@ export class MemberDirectory {
       this.ids.set(name, id);
       this.names.push(name);
       this.addresses.push(address);
+      this.entrySizes.push(strBytes(name) + strBytes(address));
     }
     return id;
   }
@@ -39,8 +44,14 @@ export class MemberDirectory {
     return this.addresses[id]!;
   }
 
+  /** Encoded size of the name and address of `id` together. */
+  nameAndAddressBytes(id: number): number {
+    return this.entrySizes[id]!;
+  }
+
   /** Records a member's new address (it restarted elsewhere). */
   setAddress(id: number, address: string): void {
     this.addresses[id] = address;
+    this.entrySizes[id] = strBytes(this.names[id]!) + strBytes(address);
   }
 }

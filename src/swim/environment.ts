@@ -12,10 +12,16 @@ import type { Packet, StreamMessage } from './messages.js';
 export interface SwimEnvironment {
   readonly clock: Clock;
   readonly random: Random;
-  /** Sends one datagram; delivery is best effort. */
-  sendPacket(address: string, packet: Packet): void;
-  /** Sends a message over a reliable stream; it may still fail to arrive when the peer is down. */
-  sendStream(address: string, message: StreamMessage): void;
+  /**
+   * Sends one datagram; delivery is best effort. `bytes` is its encoded size as the core computed it
+   * (see `message-size.ts`), so that a transport or the simulator need not measure it again.
+   */
+  sendPacket(address: string, packet: Packet, bytes: number): void;
+  /**
+   * Sends a message over a reliable stream; it may still fail to arrive when the peer is down. `bytes` is
+   * its encoded size as the core computed it.
+   */
+  sendStream(address: string, message: StreamMessage, bytes: number): void;
   /** Reports a transition or an application message. */
   emit(event: SwimEvent): void;
 }

@@ -7,25 +7,45 @@
  */
 import type { Timer } from '../runtime/clock.js';
 import type { SwimCore } from './core.js';
-import type { Gossip, Update } from './messages.js';
+import type { Gossip } from './messages.js';
 
+/**
+ * The ticker sleeps while the queue is empty and wakes on the next tick of its own rhythm once an update
+ * is queued: the same ticks as an always-running ticker, without an idle timer event per member every
+ * interval (which would be most of the simulator's work).
+ */
 export class Gossiper {
   private timer: Timer | undefined;
+  private phaseMs = 0;
   private readonly targets: number[] = [];
 
   constructor(private readonly core: SwimCore) {}
 
   start(): void {
-    const { clock, random } = this.core.env;
-    this.timer = clock.setTimer(random.next() * this.core.config.gossipIntervalMs, () => this.tick());
+    this.phaseMs = this.core.now() + this.core.env.random.next() * this.core.config.gossipIntervalMs;
+    this.wake();
   }
 
   stop(): void {
     this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  /** Schedules the next tick of the rhythm, unless one is scheduled already. */
+  wake(): void {
+    if (this.timer !== undefined || !this.core.isRunning) return;
+    const interval = this.core.config.gossipIntervalMs;
+    const now = this.core.now();
+    const next =
+      now <= this.phaseMs
+        ? this.phaseMs
+        : this.phaseMs + Math.ceil((now - this.phaseMs) / interval) * interval;
+    this.timer = this.core.env.clock.setTimer(next - now, () => this.tick());
   }
 
   private tick(): void {
     const core = this.core;
+    this.timer = undefined;
     if (!core.isRunning) return;
     if (core.pendingBroadcasts > 0) {
       const targets = core.order.randomMembers(
@@ -35,13 +55,13 @@ export class Gossiper {
         this.targets,
       );
       for (const id of targets) {
-        const updates: Update[] = [];
-        const packet: Gossip = { type: 'gossip', from: core.name, updates };
-        core.fillUpdates(packet, updates);
-        if (updates.length === 0) break;
+        if (core.pendingBroadcasts === 0) break;
+        const packet: Gossip = { type: 'gossip', from: core.name, updates: [] };
         core.sendPacket(core.directory.addressOf(id), packet);
       }
     }
-    this.timer = core.env.clock.setTimer(core.config.gossipIntervalMs, () => this.tick());
+    // Keep ticking while updates wait; the rhythm's next tick is one interval on.
+    this.phaseMs = core.now() + core.config.gossipIntervalMs;
+    if (core.pendingBroadcasts > 0) this.wake();
   }
 }

@@ -4,15 +4,15 @@
  * members have (metadata, the time of a death). Pure data: no time, no I/O.
  */
 import { ALIVE, DEAD, LEFT, type StateCode, SUSPECT, UNKNOWN } from './member-state.js';
-
-const INITIAL_CAPACITY = 16;
+import type { ViewStorage } from './view-storage.js';
 
 export class MemberTable {
-  private states = new Uint8Array(INITIAL_CAPACITY).fill(UNKNOWN);
-  private incarnations = new Uint32Array(INITIAL_CAPACITY);
   private readonly metadata = new Map<number, Uint8Array>();
   private readonly downSince = new Map<number, number>();
   private readonly counts = [0, 0, 0, 0];
+
+  /** @param storage - the view's arrays, shared with its probe list */
+  constructor(private readonly storage: ViewStorage) {}
 
   /** Number of known members in `state`. */
   count(state: StateCode): number {
@@ -25,16 +25,19 @@ export class MemberTable {
   }
 
   isKnown(id: number): boolean {
-    return id < this.states.length && this.states[id] !== UNKNOWN;
+    const states = this.storage.states;
+    return id < states.length && states[id] !== UNKNOWN;
   }
 
   /** The state code of `id`, or UNKNOWN. */
   stateOf(id: number): StateCode | typeof UNKNOWN {
-    return id < this.states.length ? (this.states[id] as StateCode | typeof UNKNOWN) : UNKNOWN;
+    const states = this.storage.states;
+    return id < states.length ? (states[id] as StateCode | typeof UNKNOWN) : UNKNOWN;
   }
 
   incarnationOf(id: number): number {
-    return id < this.incarnations.length ? this.incarnations[id]! : 0;
+    const incarnations = this.storage.incarnations;
+    return id < incarnations.length ? incarnations[id]! : 0;
   }
 
   metadataOf(id: number): Uint8Array | undefined {
@@ -53,33 +56,45 @@ export class MemberTable {
 
   /** Sets the state and incarnation of `id`, adding it when unknown. */
   set(id: number, state: StateCode, incarnation: number, nowMs: number): void {
-    this.ensureCapacity(id);
-    const previous = this.states[id]!;
+    this.storage.ensure(id + 1);
+    const states = this.storage.states;
+    const previous = states[id]!;
     if (previous !== UNKNOWN) this.counts[previous]!--;
     this.counts[state]!++;
-    this.states[id] = state;
-    this.incarnations[id] = incarnation;
+    states[id] = state;
+    this.storage.incarnations[id] = incarnation;
+    const wasDown = previous === DEAD || previous === LEFT;
     if (state === DEAD || state === LEFT) {
-      if (previous !== DEAD && previous !== LEFT) this.downSince.set(id, nowMs);
-    } else {
+      if (!wasDown) this.downSince.set(id, nowMs);
+    } else if (wasDown) {
       this.downSince.delete(id);
+    }
+  }
+
+  /**
+   * Marks every id below `size` alive at `incarnation`, except those `skip` names and those already
+   * known, with native fills rather than a call per member (the simulator's warm start of 10,000 views).
+   * Returns the ids it added, in order, through `added`.
+   */
+  assumeAlive(
+    size: number,
+    incarnation: number,
+    skip: (id: number) => boolean,
+    added: (id: number) => void,
+  ): void {
+    this.storage.ensure(size);
+    const { states, incarnations } = this.storage;
+    for (let id = 0; id < size; id++) {
+      if (states[id] !== UNKNOWN || skip(id)) continue;
+      states[id] = ALIVE;
+      incarnations[id] = incarnation;
+      this.counts[ALIVE]!++;
+      added(id);
     }
   }
 
   setMetadata(id: number, meta: Uint8Array): void {
     if (meta.length === 0) this.metadata.delete(id);
     else this.metadata.set(id, meta);
-  }
-
-  private ensureCapacity(id: number): void {
-    if (id < this.states.length) return;
-    let capacity = this.states.length * 2;
-    while (capacity <= id) capacity *= 2;
-    const states = new Uint8Array(capacity).fill(UNKNOWN);
-    states.set(this.states);
-    const incarnations = new Uint32Array(capacity);
-    incarnations.set(this.incarnations);
-    this.states = states;
-    this.incarnations = incarnations;
   }
 }

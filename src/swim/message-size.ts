@@ -62,7 +62,9 @@ export function packetBaseBytes(p: Packet): number {
     case 'ping':
       return envelope + uintBytes(p.seq) + strBytes(p.from) + strBytes(p.target);
     case 'ping-req':
-      return envelope + uintBytes(p.seq) + strBytes(p.from) + strBytes(p.target) + strBytes(p.targetAddress) + 1;
+      return (
+        envelope + uintBytes(p.seq) + strBytes(p.from) + strBytes(p.target) + strBytes(p.targetAddress) + 1
+      );
     case 'ack':
     case 'nack':
       return envelope + uintBytes(p.seq) + strBytes(p.from);
@@ -71,6 +73,20 @@ export function packetBaseBytes(p: Packet): number {
     case 'user':
       return envelope + strBytes(p.from) + binBytes(p.payload);
   }
+}
+
+/** Encoded size of one member of a push-pull, given the encoded size of its name and address together. */
+export function snapshotEntryBytes(
+  nameAndAddressBytes: number,
+  incarnation: number,
+  meta: Uint8Array,
+): number {
+  return 2 + nameAndAddressBytes + uintBytes(incarnation) + binBytes(meta); // array header and state tag
+}
+
+/** Encoded size of a push-pull without its members. */
+export function pushPullBaseBytes(from: string, members: number): number {
+  return 5 + strBytes(from) + arrayHeaderBytes(members); // envelope, join and reply flags
 }
 
 /** Encoded size of a whole packet, updates included. */

@@ -5,13 +5,17 @@
  * failed member, unlike uniform random choice. The same list serves random gossip target selection.
  */
 import type { Random } from '../runtime/random.js';
+import type { ViewStorage } from './view-storage.js';
 
+/**
+ * The list lives in the view's storage: `order` holds the shuffled ids (never more than one slot per
+ * id) and `listed` flags the ids in it, so that adding a member already listed is a no-op.
+ */
 export class ProbeOrder {
-  private ids = new Int32Array(16);
   private length = 0;
   private position = 0;
-  // Membership flags by id, so that adding a member already in the list is a no-op.
-  private listed = new Uint8Array(16);
+
+  constructor(private readonly storage: ViewStorage) {}
 
   /** Number of members in the list. */
   get size(): number {
@@ -20,28 +24,41 @@ export class ProbeOrder {
 
   /** Whether `id` is in the list. */
   has(id: number): boolean {
-    return id < this.listed.length && this.listed[id] === 1;
+    const listed = this.storage.listed;
+    return id < listed.length && listed[id] === 1;
+  }
+
+  /**
+   * Appends `id` unless listed, without choosing a random position: for filling a whole list at once,
+   * followed by {@link ProbeOrder.shuffleRest}, which is O(n) where n random insertions would cost more.
+   */
+  append(id: number): void {
+    if (this.has(id)) return;
+    this.storage.ensure(id + 1);
+    this.storage.listed[id] = 1;
+    this.storage.order[this.length++] = id;
+  }
+
+  /** Shuffles the part of the list that the current round has not reached yet. */
+  shuffleRest(random: Random): void {
+    const order = this.storage.order;
+    for (let i = this.length - 1; i > this.position; i--) {
+      const j = this.position + Math.floor(random.next() * (i - this.position + 1));
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+    }
   }
 
   /** Adds `id` at a random position, unless it is already listed. */
   add(id: number, random: Random): void {
     if (this.has(id)) return;
-    if (id >= this.listed.length) {
-      let size = this.listed.length * 2;
-      while (size <= id) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.listed);
-      this.listed = grown;
-    }
-    this.listed[id] = 1;
-    if (this.length === this.ids.length) {
-      const grown = new Int32Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
+    this.storage.ensure(id + 1);
+    const { listed, order } = this.storage;
+    listed[id] = 1;
     const at = random.int(this.length + 1);
-    this.ids[this.length] = this.ids[at]!;
-    this.ids[at] = id;
+    order[this.length] = order[at]!;
+    order[at] = id;
     this.length++;
   }
 
@@ -53,7 +70,7 @@ export class ProbeOrder {
     for (let checked = 0; checked <= this.length; checked++) {
       if (this.position >= this.length) this.newRound(random, keep);
       if (this.length === 0) return -1;
-      const id = this.ids[this.position++]!;
+      const id = this.storage.order[this.position++]!;
       if (probeable(id)) return id;
     }
     return -1;
@@ -65,26 +82,28 @@ export class ProbeOrder {
    */
   randomMembers(k: number, random: Random, accept: (id: number) => boolean, out: number[]): number[] {
     out.length = 0;
+    const order = this.storage.order;
     for (let tries = 0, n = this.length; tries < 3 * n && out.length < k; tries++) {
-      const id = this.ids[random.int(n)]!;
+      const id = order[random.int(n)]!;
       if (accept(id) && !out.includes(id)) out.push(id);
     }
     return out;
   }
 
   private newRound(random: Random, keep: (id: number) => boolean): void {
+    const { listed, order } = this.storage;
     let kept = 0;
     for (let i = 0; i < this.length; i++) {
-      const id = this.ids[i]!;
-      if (keep(id)) this.ids[kept++] = id;
-      else this.listed[id] = 0;
+      const id = order[i]!;
+      if (keep(id)) order[kept++] = id;
+      else listed[id] = 0;
     }
     this.length = kept;
     for (let i = kept - 1; i > 0; i--) {
       const j = random.int(i + 1);
-      const t = this.ids[i]!;
-      this.ids[i] = this.ids[j]!;
-      this.ids[j] = t;
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
     }
     this.position = 0;
   }

@@ -17,6 +17,8 @@ interface AckHandler {
 }
 
 interface ProbeState {
+  readonly seq: number;
+  readonly target: number;
   acked: boolean;
   nacks: number;
   expectedNacks: number;
@@ -24,10 +26,14 @@ interface ProbeState {
 
 const NOOP = (): void => {};
 
+/**
+ * Timers that outlive `stop()` find the member stopped and do nothing, so they are not tracked; the one
+ * recurring timer is cancelled.
+ */
 export class Prober {
   private timer: Timer | undefined;
+  private current: ProbeState | undefined;
   private readonly handlers = new Map<number, AckHandler>();
-  private readonly pending = new Set<Timer>();
   private readonly helpers: number[] = [];
 
   constructor(private readonly core: SwimCore) {}
@@ -40,8 +46,7 @@ export class Prober {
 
   stop(): void {
     this.timer?.cancel();
-    for (const timer of this.pending) timer.cancel();
-    this.pending.clear();
+    this.current = undefined;
     this.handlers.clear();
   }
 
@@ -58,7 +63,7 @@ export class Prober {
   handlePingReq(fromAddress: string, req: PingReq): void {
     const core = this.core;
     const seq = core.nextSeq();
-    const timer = this.after(core.config.probeTimeoutMs, () => {
+    const timer = core.env.clock.setTimer(core.config.probeTimeoutMs, () => {
       this.handlers.delete(seq);
       if (!req.nack || !core.isRunning) return;
       core.counters.nacksSent++;
@@ -66,7 +71,7 @@ export class Prober {
     });
     this.handlers.set(seq, {
       onAck: () => {
-        this.cancel(timer);
+        timer.cancel();
         this.handlers.delete(seq);
         this.send(fromAddress, { type: 'ack', seq: req.seq, from: core.name, updates: [] });
       },
@@ -79,13 +84,13 @@ export class Prober {
   pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
     const core = this.core;
     const seq = core.nextSeq();
-    const timer = this.after(timeoutMs, () => {
+    const timer = core.env.clock.setTimer(timeoutMs, () => {
       this.handlers.delete(seq);
       done(false);
     });
     this.handlers.set(seq, {
       onAck: () => {
-        this.cancel(timer);
+        timer.cancel();
         this.handlers.delete(seq);
         done(true);
       },
@@ -98,21 +103,24 @@ export class Prober {
   private tick(): void {
     const core = this.core;
     if (!core.isRunning) return;
+    // The previous probe's period ends now: it is decided before the next probe starts.
+    this.finish();
     const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
     const target = core.order.next(
       core.env.random,
       (id) => core.isProbeable(id),
       (id) => core.isGossipTarget(id),
     );
-    if (target >= 0) this.probe(target, intervalMs);
+    if (target >= 0) this.probe(target);
     this.timer = core.env.clock.setTimer(intervalMs, () => this.tick());
   }
 
-  private probe(target: number, intervalMs: number): void {
+  private probe(target: number): void {
     const core = this.core;
     core.counters.probes++;
     const seq = core.nextSeq();
-    const state: ProbeState = { acked: false, nacks: 0, expectedNacks: 0 };
+    const state: ProbeState = { seq, target, acked: false, nacks: 0, expectedNacks: 0 };
+    this.current = state;
     this.handlers.set(seq, {
       onAck: () => {
         state.acked = true;
@@ -126,24 +134,28 @@ export class Prober {
     const updates: Update[] = buddy === undefined ? [] : [buddy];
     const ping: Ping = { type: 'ping', seq, from: core.name, target: core.directory.nameOf(target), updates };
     this.send(core.directory.addressOf(target), ping);
-    this.after(core.awareness.scale(core.config.probeTimeoutMs), () => {
-      if (!state.acked && core.isRunning) this.indirect(seq, target, state);
-    });
-    // The period's end decides; it is scheduled before the next tick, so it runs first at equal times.
-    this.after(intervalMs, () => {
-      this.handlers.delete(seq);
-      if (!core.isRunning) return;
-      if (state.acked) {
-        core.awareness.apply(-1);
-        return;
-      }
-      // Lifeguard: nacks that did not come mean our own links or process are the problem.
-      core.awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
-      core.probeFailed(target);
+    core.env.clock.setTimer(core.awareness.scale(core.config.probeTimeoutMs), () => {
+      if (!state.acked && this.current === state && core.isRunning) this.indirect(state);
     });
   }
 
-  private indirect(seq: number, target: number, state: ProbeState): void {
+  private finish(): void {
+    const state = this.current;
+    if (state === undefined) return;
+    this.current = undefined;
+    this.handlers.delete(state.seq);
+    const core = this.core;
+    if (state.acked) {
+      core.awareness.apply(-1);
+      return;
+    }
+    // Lifeguard: nacks that did not come mean our own links or process are the problem.
+    core.awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
+    core.probeFailed(state.target);
+  }
+
+  private indirect(state: ProbeState): void {
+    const { seq, target } = state;
     const core = this.core;
     const helpers = core.order.randomMembers(
       core.config.indirectChecks,
@@ -170,21 +182,6 @@ export class Prober {
   }
 
   private send(address: string, packet: Ping | PingReq | Ack | Nack): void {
-    this.core.fillUpdates(packet, packet.updates as Update[]);
     this.core.sendPacket(address, packet);
-  }
-
-  private after(delayMs: number, fn: () => void): Timer {
-    const timer = this.core.env.clock.setTimer(delayMs, () => {
-      this.pending.delete(timer);
-      fn();
-    });
-    this.pending.add(timer);
-    return timer;
-  }
-
-  private cancel(timer: Timer): void {
-    timer.cancel();
-    this.pending.delete(timer);
   }
 }

@@ -55,7 +55,7 @@ export class StateSync {
     const core = this.core;
     if (!message.reply) {
       core.merge(message.members, message.from);
-      this.send(fromAddress, { type: 'push-pull', from: core.name, join: false, reply: true, members: core.snapshot() });
+      core.sendPushPull(fromAddress, false, true);
       return;
     }
     const before = core.incarnation;
@@ -64,12 +64,7 @@ export class StateSync {
   }
 
   private exchange(address: string, join: boolean): void {
-    const core = this.core;
-    this.send(address, { type: 'push-pull', from: core.name, join, reply: false, members: core.snapshot() });
-  }
-
-  private send(address: string, message: PushPull): void {
-    this.core.sendStream(address, message);
+    this.core.sendPushPull(address, join, false);
   }
 
   private pushPullIntervalMs(): number {

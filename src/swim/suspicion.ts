@@ -12,18 +12,30 @@
 import type { Clock, Timer } from '../runtime/clock.js';
 
 /** The timeout after `confirmations` of `expected` confirmations, floored to a whole millisecond. */
-export function suspicionTimeoutMs(confirmations: number, expected: number, minMs: number, maxMs: number): number {
+export function suspicionTimeoutMs(
+  confirmations: number,
+  expected: number,
+  minMs: number,
+  maxMs: number,
+): number {
   if (expected < 1) return minMs;
   const fraction = Math.log(confirmations + 1) / Math.log(expected + 1);
   return Math.max(minMs, Math.floor(maxMs - fraction * (maxMs - minMs)));
 }
 
-/** A running suspicion of one member: its timer and the members that confirmed it. */
+/**
+ * A running suspicion of one member: its timer and the members that confirmed it.
+ *
+ * The timer first wakes at the minimum timeout, the earliest the suspicion can possibly end, and then at
+ * the deadline the confirmations so far give. Confirmations that arrive before the first wake-up (most of
+ * them) thus cost no timer at all; only a later one that brings the deadline forward re-arms it.
+ */
 export class Suspicion {
-  /** Members that raised or confirmed the suspicion, the first accuser included. */
-  readonly accusers: Set<string>;
+  /** Members that raised or confirmed the suspicion, the first accuser included (at most k + 1). */
+  readonly accusers: string[];
   private confirmationCount = 0;
   private timer: Timer;
+  private timerDueMs: number;
   private readonly startMs: number;
 
   /**
@@ -39,9 +51,10 @@ export class Suspicion {
     private readonly clock: Clock,
     private readonly onTimeout: () => void,
   ) {
-    this.accusers = new Set([accuser]);
+    this.accusers = [accuser];
     this.startMs = clock.now();
-    this.timer = clock.setTimer(this.currentTimeoutMs(), onTimeout);
+    this.timerDueMs = this.startMs + minMs;
+    this.timer = clock.setTimer(minMs, () => this.wake());
   }
 
   /** Confirmations received from members other than the first accuser. */
@@ -59,13 +72,24 @@ export class Suspicion {
    * (which is then worth gossiping on); the timer is shortened accordingly.
    */
   confirm(from: string): boolean {
-    if (this.confirmationCount >= this.expected || this.accusers.has(from)) return false;
-    this.accusers.add(from);
+    if (this.confirmationCount >= this.expected || this.accusers.includes(from)) return false;
+    this.accusers.push(from);
     this.confirmationCount++;
-    this.timer.cancel();
-    const remaining = this.startMs + this.currentTimeoutMs() - this.clock.now();
-    this.timer = this.clock.setTimer(Math.max(0, remaining), this.onTimeout);
+    const deadline = this.startMs + this.currentTimeoutMs();
+    if (deadline < this.timerDueMs) this.arm(deadline);
     return true;
+  }
+
+  private wake(): void {
+    const deadline = this.startMs + this.currentTimeoutMs();
+    if (this.clock.now() >= deadline) this.onTimeout();
+    else this.arm(deadline);
+  }
+
+  private arm(deadline: number): void {
+    this.timer.cancel();
+    this.timerDueMs = deadline;
+    this.timer = this.clock.setTimer(Math.max(0, deadline - this.clock.now()), () => this.wake());
   }
 
   /** Stops the timer: the member refuted the suspicion, or was declared dead otherwise. */

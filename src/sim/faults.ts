@@ -1,0 +1,95 @@
+/**
+ * The faults of a simulation run, and how the command line's `--crash K`, `--pause K:MS` and
+ * `--partition FRACTION:MS` become a concrete schedule: members and times drawn from the seed, every fault
+ * starting in the first third of the run so that the rest shows detection and recovery.
+ */
+import type { Random } from '../runtime/random.js';
+
+/** A process killed at `atMs`, optionally restarted under the same name at `restartAtMs`. */
+export interface CrashFault {
+  readonly member: number;
+  readonly atMs: number;
+  readonly restartAtMs?: number;
+}
+
+/** A process frozen (GC pause, SIGSTOP) from `atMs` for `durationMs`. */
+export interface PauseFault {
+  readonly member: number;
+  readonly atMs: number;
+  readonly durationMs: number;
+}
+
+/** The members in `side` cut off from the others from `atMs` for `durationMs`; `oneWay`: only side → rest. */
+export interface PartitionFault {
+  readonly atMs: number;
+  readonly durationMs: number;
+  readonly side: readonly number[];
+  readonly oneWay?: boolean;
+}
+
+/** A process whose every timer and packet takes an exponential time of mean `meanMs` to handle. */
+export interface SlowCpuFault {
+  readonly member: number;
+  readonly atMs: number;
+  readonly durationMs: number;
+  readonly meanMs: number;
+}
+
+/** Every fault of a run. */
+export interface FaultPlan {
+  readonly crashes: readonly CrashFault[];
+  readonly pauses: readonly PauseFault[];
+  readonly partitions: readonly PartitionFault[];
+  readonly slowCpus: readonly SlowCpuFault[];
+}
+
+export const NO_FAULTS: FaultPlan = Object.freeze({ crashes: [], pauses: [], partitions: [], slowCpus: [] });
+
+/** What the command line asks for. */
+export interface FaultRequest {
+  readonly crash: number;
+  readonly pause?: { readonly count: number; readonly durationMs: number };
+  readonly partition?: { readonly fraction: number; readonly durationMs: number };
+}
+
+/**
+ * Draws a schedule: distinct members for crashes and pauses (never `excluded`, e.g. the late joiner), at
+ * times uniform in [5 % , 33 %] of the run, so that the cluster has settled and the rest of the run shows
+ * the consequences.
+ */
+export function planFaults(
+  request: FaultRequest,
+  members: number,
+  durationMs: number,
+  random: Random,
+  excluded: ReadonlySet<number>,
+): FaultPlan {
+  const pool: number[] = [];
+  for (let i = 0; i < members; i++) if (!excluded.has(i)) pool.push(i);
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+  }
+  const at = (): number => Math.round(durationMs * (0.05 + random.next() * 0.28));
+  const crashes: CrashFault[] = pool.splice(0, request.crash).map((member) => ({ member, atMs: at() }));
+  const pauses: PauseFault[] = request.pause
+    ? pool
+        .splice(0, request.pause.count)
+        .map((member) => ({ member, atMs: at(), durationMs: request.pause!.durationMs }))
+    : [];
+  const partitions: PartitionFault[] = [];
+  if (request.partition) {
+    const size = Math.round(members * request.partition.fraction);
+    const all = Array.from({ length: members }, (_, i) => i);
+    for (let i = all.length - 1; i > 0; i--) {
+      const j = random.int(i + 1);
+      [all[i], all[j]] = [all[j]!, all[i]!];
+    }
+    partitions.push({
+      atMs: at(),
+      durationMs: request.partition.durationMs,
+      side: all.slice(0, size).sort((a, b) => a - b),
+    });
+  }
+  return { crashes, pauses, partitions, slowCpus: [] };
+}

@@ -1,0 +1,166 @@
+/**
+ * A simulated member process: the unchanged SWIM core, behind a clock and an inbox that model what a
+ * real process goes through.
+ * - pause (a long GC, SIGSTOP): its timers fire late, at the resume; packets wait in a bounded socket
+ *   buffer and overflow is dropped, as the kernel does;
+ * - crash: everything stops and arrives nowhere; a restart is a new core under the same name, with a
+ *   new incarnation from the wall clock, joining through its seeds;
+ * - slow CPU: every timer and packet waits its turn behind the previous ones, each taking an
+ *   exponentially distributed time to process.
+ */
+import type { Clock, Timer } from '../runtime/clock.js';
+import type { Random } from '../runtime/random.js';
+import type { VirtualClock } from '../runtime/virtual-clock.js';
+import type { SwimCore } from '../swim/core.js';
+import type { Packet } from '../swim/messages.js';
+
+/** Packets a paused process can hold before its socket buffer overflows (about Linux's 208 KiB default). */
+export const SOCKET_BUFFER_PACKETS = 256;
+
+type Work = () => void;
+
+/** Lifecycle of a simulated process. */
+export type ProcessState = 'running' | 'paused' | 'crashed';
+
+export class SimProcess implements Clock {
+  /** The member's protocol core; replaced on restart. */
+  core: SwimCore | undefined;
+  state: ProcessState = 'running';
+  /** Incremented on crash, so that timers of a previous life never fire into the next one. */
+  private generation = 0;
+  // Work that came due while paused: timers and network arrivals, each in order.
+  private readonly deferredTimers: Work[] = [];
+  private readonly deferredPackets: Work[] = [];
+  private inboxSize = 0;
+  private slowMeanMs = 0;
+  private cpuQueue: Work[] = [];
+  private cpuBusy = false;
+  /** Packets dropped because the socket buffer was full while paused. */
+  bufferDrops = 0;
+
+  constructor(
+    readonly index: number,
+    private readonly clock: VirtualClock,
+    private readonly random: Random,
+  ) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  wallNow(): number {
+    return this.clock.wallNow();
+  }
+
+  setTimer(delayMs: number, callback: () => void): Timer {
+    const generation = this.generation;
+    return this.clock.setTimer(delayMs, () => {
+      if (generation === this.generation) this.run(callback, false);
+    });
+  }
+
+  /** Delivers a datagram from `from`. */
+  receivePacket(from: string, packet: Packet): void {
+    if (this.state === 'running' && this.slowMeanMs <= 0) {
+      this.core?.handlePacket(from, packet);
+      return;
+    }
+    this.deliver(() => this.core?.handlePacket(from, packet));
+  }
+
+  /** Delivers work that arrives from the network (a packet or a stream message). */
+  deliver(work: Work): void {
+    if (this.state === 'crashed') return;
+    if (this.state === 'paused') {
+      if (this.inboxSize >= SOCKET_BUFFER_PACKETS) {
+        this.bufferDrops++;
+        return;
+      }
+      this.inboxSize++;
+    }
+    this.run(work, true);
+  }
+
+  /** Freezes the process; it resumes by itself after `durationMs`. */
+  pause(durationMs: number): void {
+    if (this.state !== 'running') return;
+    this.state = 'paused';
+    const generation = this.generation;
+    this.clock.setTimer(durationMs, () => {
+      if (generation === this.generation) this.resume();
+    });
+  }
+
+  /** Kills the process: pending work is lost. */
+  crash(): void {
+    this.core?.stop();
+    this.state = 'crashed';
+    this.generation++;
+    this.deferredTimers.length = 0;
+    this.deferredPackets.length = 0;
+    this.cpuQueue = [];
+    this.cpuBusy = false;
+    this.inboxSize = 0;
+  }
+
+  /** Brings a crashed process back with a fresh core. */
+  restart(core: SwimCore): void {
+    this.state = 'running';
+    this.core = core;
+  }
+
+  /** Makes every later piece of work take an exponential time of mean `meanMs` (0: a normal CPU). */
+  setSlowCpu(meanMs: number): void {
+    this.slowMeanMs = meanMs;
+  }
+
+  private resume(): void {
+    this.state = 'running';
+    this.inboxSize = 0;
+    // Node runs expired timers before it polls the sockets.
+    const work = [...this.deferredTimers, ...this.deferredPackets];
+    this.deferredTimers.length = 0;
+    this.deferredPackets.length = 0;
+    for (const w of work) this.execute(w);
+    if (!this.cpuBusy && this.cpuQueue.length > 0) this.nextOnCpu();
+  }
+
+  private run(work: Work, fromNetwork: boolean): void {
+    if (this.state === 'crashed') return;
+    if (this.state === 'paused') {
+      (fromNetwork ? this.deferredPackets : this.deferredTimers).push(work);
+      return;
+    }
+    this.execute(work);
+  }
+
+  private execute(work: Work): void {
+    if (this.slowMeanMs <= 0) {
+      work();
+      return;
+    }
+    this.cpuQueue.push(work);
+    if (!this.cpuBusy) this.nextOnCpu();
+  }
+
+  private nextOnCpu(): void {
+    const work = this.cpuQueue.shift();
+    if (work === undefined) {
+      this.cpuBusy = false;
+      return;
+    }
+    this.cpuBusy = true;
+    const generation = this.generation;
+    const cost = -this.slowMeanMs * Math.log(1 - this.random.next());
+    this.clock.setTimer(cost, () => {
+      if (generation !== this.generation) return;
+      if (this.state === 'paused') {
+        this.cpuQueue.unshift(work);
+        this.cpuBusy = false;
+        return;
+      }
+      work();
+      this.nextOnCpu();
+    });
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The report of one simulation run, with the keys of DESIGN.md. Durations are milliseconds of virtual
+ * time unless the name says otherwise.
+ */
+
+/** Distribution of a duration over the crashed members. */
+export interface Quantiles {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export interface SimulationReport {
+  readonly nodes: number;
+  readonly seconds: number;
+  readonly seed: number;
+  readonly profile: string;
+  readonly detection: {
+    /** Crash faults injected. */
+    readonly crashed: number;
+    /** Crashed members (still down at the end) that some live member did not hold dead at the end. */
+    readonly missed: number;
+    /** From the crash to the first suspicion of it anywhere; null without crashes. */
+    readonly firstSuspectMs: Quantiles | null;
+    /** From the crash to the first declaration of its death anywhere. */
+    readonly firstDeadMs: Quantiles | null;
+    /** From the crash until the last live member held it dead (members still down at the end). */
+    readonly allKnowDeadMs: Quantiles | null;
+  };
+  readonly falsePositives: {
+    /** Suspicions of a member whose process was up (a paused or cut-off process is up). */
+    readonly suspicions: number;
+    /** Declarations of death of a member whose process was up. */
+    readonly deaths: number;
+  };
+  readonly load: {
+    /** Datagrams and stream messages sent, per member per second. */
+    readonly msgsPerNodePerSec: number;
+    /** Their encoded bytes, per member per second. */
+    readonly bytesPerNodePerSec: number;
+  };
+  readonly convergence: {
+    /** From the late joiner's join until every live member held it alive; null when it never happened. */
+    readonly joinAllKnowMs: number | null;
+    /**
+     * From the end of the last fault until every live member held every member in its true state
+     * (crashed ones dead, the others alive); null when not reached or not measured (large clusters).
+     */
+    readonly agreeAfterMs: number | null;
+  };
+  /** Wall-clock time of the run, in real milliseconds. */
+  readonly wallMs: number;
+  /** Simulation events (timers and deliveries) handled per wall-clock second. */
+  readonly eventsPerSec: number;
+  /** Peak resident memory of the process during the run, in MiB. */
+  readonly peakRssMb: number;
+}
+
+/** p50, p99 and max of `values` (nearest rank); null for an empty list. */
+export function quantiles(values: readonly number[]): Quantiles | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { p50: rank(0.5), p99: rank(0.99), max: sorted[sorted.length - 1]! };
+}

@@ -1,0 +1,389 @@
+/**
+ * The deterministic simulator: a cluster of unchanged SWIM cores on one virtual clock and a simulated
+ * network, with faults on a schedule. One seed drives every random choice (the network, the protocol's
+ * own randomness, the fault schedule), so a run replays exactly from its seed.
+ *
+ * The cluster starts formed (every member knows every other, as after a completed join), which keeps the
+ * start O(n) per member instead of one full state exchange each; one extra member joins through seeds
+ * early in the run, to measure how fast a join spreads.
+ */
+import { InvalidOptionError } from '../errors.js';
+import { checkKnownKeys, checkNumber } from '../options.js';
+import { Random } from '../runtime/random.js';
+import { VirtualClock } from '../runtime/virtual-clock.js';
+import type { SwimConfig } from '../swim/config.js';
+import { SwimCore } from '../swim/core.js';
+import { MemberDirectory } from '../swim/directory.js';
+import type { SwimEvent } from '../swim/events.js';
+import type { MemberStateName } from '../swim/member-state.js';
+import { type ProfileName, profiles } from '../swim/profiles.js';
+import { type FaultPlan, NO_FAULTS } from './faults.js';
+import { MetricsCollector } from './metrics.js';
+import { lanNetwork, type NetworkModel, SimNetwork } from './network.js';
+import { SimProcess } from './process.js';
+import { quantiles, type SimulationReport } from './report.js';
+
+/** Options of {@link Simulation}. */
+export interface SimulationOptions {
+  /** Members in the cluster, the late joiner included. 2 to 20,000. */
+  readonly nodes: number;
+  /** Virtual seconds to simulate. */
+  readonly seconds: number;
+  readonly seed: number;
+  /** Base profile of the members' configuration. Default `lan`. */
+  readonly profile?: ProfileName;
+  /** Overrides of the profile. */
+  readonly config?: Partial<SwimConfig>;
+  /** Overrides of the LAN network model. */
+  readonly network?: Partial<NetworkModel>;
+  readonly faults?: Partial<FaultPlan>;
+  /** Whether the last member joins through seeds at 5 % of the run instead of starting formed. Default true. */
+  readonly lateJoiner?: boolean;
+  /**
+   * Whether members keep a phi detector per peer heard from. The protocol does not need it (it serves
+   * observability), and above 2,000 members it would cost more memory than the views: default n <= 2000.
+   */
+  readonly trackPhi?: boolean;
+  /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
+  readonly checkAgreement?: boolean;
+  /** Called about once per virtual second with the virtual time reached. */
+  readonly onProgress?: (virtualMs: number, totalMs: number) => void;
+  /** Receives every event of every member, for tests and timelines. */
+  readonly onEvent?: (observer: number, event: SwimEvent) => void;
+  /** Reads resident memory, for the report's peakRssMb (the CLI passes the host's). */
+  readonly rssBytes?: () => number;
+  /** Reads elapsed wall time in ms, for the report's wallMs and eventsPerSec. */
+  readonly wallClock?: () => number;
+}
+
+const OWNER = 'Simulation';
+const KNOWN_OPTIONS = [
+  'nodes',
+  'seconds',
+  'seed',
+  'profile',
+  'config',
+  'network',
+  'faults',
+  'lateJoiner',
+  'trackPhi',
+  'checkAgreement',
+  'onProgress',
+  'onEvent',
+  'rssBytes',
+  'wallClock',
+] as const;
+const SEEDS_PER_MEMBER = 3;
+/** How often agreement is checked once the last fault has ended. */
+const AGREEMENT_CHECK_MS = 500;
+
+/** The name and address of simulated member `i`. */
+export function simName(i: number): string {
+  return `n${i}`;
+}
+export function simAddress(i: number): string {
+  return `sim-${i}:7946`;
+}
+
+/** A seeded simulation of a SWIM cluster. */
+export class Simulation {
+  readonly clock = new VirtualClock();
+  readonly processes: SimProcess[] = [];
+  readonly plan: FaultPlan;
+  readonly durationMs: number;
+  private readonly options: SimulationOptions;
+  private readonly random: Random;
+  private readonly network: SimNetwork;
+  private readonly directory = new MemberDirectory();
+  private readonly config: Partial<SwimConfig>;
+  private readonly addressIndex = new Map<string, number>();
+  private readonly seeds: string[][] = [];
+  private readonly lifeIncarnation: number[] = [];
+  private readonly metrics: MetricsCollector;
+  private readonly joiner: number;
+  private messages = 0;
+  private bytes = 0;
+  private eventsHandled = 0;
+  private lastFaultEndMs = 0;
+  private agreedAtMs = Number.NaN;
+  private peakRss = 0;
+
+  constructor(options: SimulationOptions) {
+    checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
+    const nodes = checkNumber(OWNER, 'nodes', options.nodes, { min: 2, max: 20_000, integer: true });
+    checkNumber(OWNER, 'seconds', options.seconds, { min: 1, max: 86_400 });
+    checkNumber(OWNER, 'seed', options.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
+    const profile = options.profile ?? 'lan';
+    if (!(profile in profiles)) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'profile',
+        `${OWNER}: option profile must be lan, wan or local`,
+      );
+    }
+    this.options = options;
+    this.durationMs = options.seconds * 1000;
+    this.random = new Random(options.seed);
+    this.network = new SimNetwork({ ...lanNetwork, ...options.network }, nodes, this.random);
+    this.config = { ...profiles[profile], ...options.config };
+    this.plan = { ...NO_FAULTS, ...options.faults };
+    this.joiner = options.lateJoiner === false ? -1 : nodes - 1;
+    this.validatePlan(nodes);
+    const truth = {
+      isUp: (m: number) => this.processes[m]?.state !== 'crashed',
+      lifeIncarnation: (m: number) => this.lifeIncarnation[m] ?? 0,
+      // Names are interned in index order, so a member's directory id is its index.
+      indexOf: (name: string) => this.directory.find(name) ?? -1,
+    };
+    this.metrics = new MetricsCollector(nodes, truth);
+    for (let i = 0; i < nodes; i++) {
+      this.directory.intern(simName(i), simAddress(i));
+      this.addressIndex.set(simAddress(i), i);
+      this.processes.push(new SimProcess(i, this.clock, this.random));
+    }
+    for (let i = 0; i < nodes; i++) this.seeds.push(this.pickSeeds(i, nodes));
+    const startIncarnation = Math.floor(this.clock.wallNow() / 1000);
+    for (let i = 0; i < nodes; i++) {
+      if (i === this.joiner) continue;
+      const core = this.createCore(i);
+      core.assumeDirectoryMembers(startIncarnation, (id) => id === this.joiner);
+      this.processes[i]!.core = core;
+      core.start();
+    }
+    this.schedule();
+  }
+
+  /** Runs the whole simulation and returns its report. */
+  run(): SimulationReport {
+    const wall = this.options.wallClock;
+    const startWall = wall?.() ?? 0;
+    for (let t = 0; t < this.durationMs; ) {
+      t = Math.min(this.durationMs, t + 1000);
+      this.advanceTo(t);
+      this.options.onProgress?.(t, this.durationMs);
+    }
+    const wallMs = wall === undefined ? 0 : wall() - startWall;
+    return this.report(wallMs);
+  }
+
+  /** Advances virtual time to `ms`, running everything due. */
+  advanceTo(ms: number): void {
+    this.eventsHandled += this.clock.advanceTo(ms);
+    this.sampleRss();
+  }
+
+  /** The state `observer` holds for `member`, or undefined when it does not know it (or is down). */
+  viewOf(observer: number, member: number): MemberStateName | undefined {
+    const p = this.processes[observer]!;
+    return p.state === 'crashed' ? undefined : p.core?.stateOf(simName(member));
+  }
+
+  /** Indexes of members whose process is up (running or paused) and started. */
+  liveMembers(): number[] {
+    return this.processes
+      .filter((p) => p.state !== 'crashed' && p.core?.isRunning === true)
+      .map((p) => p.index);
+  }
+
+  /** Whether every live member holds every member in its true state. */
+  agreement(): boolean {
+    const live = this.liveMembers();
+    const up = new Set(live);
+    for (const o of live) {
+      for (let m = 0; m < this.processes.length; m++) {
+        if (m === o || (m === this.joiner && this.processes[m]!.core === undefined)) continue;
+        const held = this.viewOf(o, m);
+        const truth = up.has(m) ? 'alive' : 'dead';
+        if (held !== truth && !(truth === 'dead' && held === 'left')) return false;
+      }
+    }
+    return true;
+  }
+
+  /** The report of the run so far. */
+  report(wallMs = 0): SimulationReport {
+    const live = this.liveMembers();
+    const detection = this.metrics.detection(live, (o, m) => {
+      const held = this.viewOf(o, m);
+      return held === 'dead' || held === 'left';
+    });
+    const elapsedS = this.clock.now() / 1000;
+    const n = this.processes.length;
+    return {
+      nodes: n,
+      seconds: this.options.seconds,
+      seed: this.options.seed,
+      profile: this.options.profile ?? 'lan',
+      detection: {
+        crashed: detection.crashed,
+        missed: detection.missed,
+        firstSuspectMs: quantiles(detection.firstSuspect),
+        firstDeadMs: quantiles(detection.firstDead),
+        allKnowDeadMs: quantiles(detection.allKnowDead),
+      },
+      falsePositives: { suspicions: this.metrics.falseSuspicions, deaths: this.metrics.falseDeaths },
+      load: {
+        msgsPerNodePerSec: round(this.messages / n / elapsedS),
+        bytesPerNodePerSec: round(this.bytes / n / elapsedS),
+      },
+      convergence: {
+        joinAllKnowMs: this.metrics.joinAllKnowMs(live),
+        agreeAfterMs: Number.isNaN(this.agreedAtMs) ? null : this.agreedAtMs - this.lastFaultEndMs,
+      },
+      wallMs: Math.round(wallMs),
+      eventsPerSec: wallMs > 0 ? Math.round(this.eventsHandled / (wallMs / 1000)) : 0,
+      peakRssMb: Math.round(this.peakRss / 1048576),
+    };
+  }
+
+  private createCore(i: number): SwimCore {
+    const process = this.processes[i]!;
+    const ownAddress = simAddress(i);
+    const core = new SwimCore(
+      {
+        name: simName(i),
+        address: simAddress(i),
+        config: this.config,
+        directory: this.directory,
+        trackPhi: this.options.trackPhi ?? this.processes.length <= 2000,
+      },
+      {
+        clock: process,
+        random: this.random,
+        sendPacket: (address, packet, bytes) => {
+          this.messages++;
+          this.bytes += bytes;
+          const to = this.addressIndex.get(address);
+          if (to === undefined) return;
+          const delay = this.network.packetDelay(i, to);
+          if (delay < 0) return;
+          const target = this.processes[to]!;
+          this.clock.setTimer(delay, () => target.receivePacket(ownAddress, packet));
+        },
+        sendStream: (address, message, bytes) => {
+          this.messages++;
+          this.bytes += bytes;
+          const to = this.addressIndex.get(address);
+          if (to === undefined || !this.network.reachable(i, to) || !this.network.reachable(to, i)) return;
+          // A connection handshake, then the transfer: three one-way delays.
+          const delay = 3 * this.network.streamDelay(i, to);
+          const from = simAddress(i);
+          this.clock.setTimer(delay, () => {
+            const target = this.processes[to]!;
+            target.deliver(() => target.core?.handleStream(from, message));
+          });
+        },
+        emit: (event) => {
+          if (event.type !== 'message') this.metrics.record(i, event);
+          this.options.onEvent?.(i, event);
+        },
+      },
+    );
+    this.lifeIncarnation[i] = core.incarnation;
+    return core;
+  }
+
+  private pickSeeds(i: number, nodes: number): string[] {
+    const seeds: string[] = [];
+    const candidates = nodes - 1 - (this.joiner >= 0 && this.joiner !== i ? 1 : 0);
+    while (seeds.length < Math.min(SEEDS_PER_MEMBER, candidates)) {
+      const s = this.random.int(nodes);
+      if (s !== i && s !== this.joiner && !seeds.includes(simAddress(s))) seeds.push(simAddress(s));
+    }
+    return seeds;
+  }
+
+  private schedule(): void {
+    const clock = this.clock;
+    const end = (ms: number): void => {
+      this.lastFaultEndMs = Math.max(this.lastFaultEndMs, ms);
+    };
+    if (this.joiner >= 0) {
+      const at = Math.round(this.durationMs * 0.05);
+      clock.setTimer(at, () => this.start(this.joiner, at, true));
+    }
+    for (const c of this.plan.crashes) {
+      end(c.atMs);
+      clock.setTimer(c.atMs, () => {
+        this.processes[c.member]!.crash();
+        this.metrics.crashed(c.member, c.atMs);
+      });
+      if (c.restartAtMs !== undefined) {
+        const restartAt = c.restartAtMs;
+        end(restartAt);
+        clock.setTimer(restartAt, () => this.start(c.member, restartAt, false));
+      }
+    }
+    for (const p of this.plan.pauses) {
+      end(p.atMs + p.durationMs);
+      clock.setTimer(p.atMs, () => this.processes[p.member]!.pause(p.durationMs));
+    }
+    for (const part of this.plan.partitions) {
+      end(part.atMs + part.durationMs);
+      const side = new Set(part.side);
+      clock.setTimer(part.atMs, () =>
+        this.network.partition(
+          (i) => (side.has(i) ? 1 : 0),
+          part.oneWay
+            ? [[1, 0]]
+            : [
+                [1, 0],
+                [0, 1],
+              ],
+        ),
+      );
+      clock.setTimer(part.atMs + part.durationMs, () => this.network.heal());
+    }
+    for (const s of this.plan.slowCpus) {
+      end(s.atMs + s.durationMs);
+      clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs));
+      clock.setTimer(s.atMs + s.durationMs, () => this.processes[s.member]!.setSlowCpu(0));
+    }
+    if (this.options.checkAgreement ?? this.processes.length <= 1000) {
+      const check = (): void => {
+        if (this.clock.now() >= this.lastFaultEndMs && this.agreement()) {
+          this.agreedAtMs = this.clock.now();
+          return;
+        }
+        clock.setTimer(AGREEMENT_CHECK_MS, check);
+      };
+      clock.setTimer(this.lastFaultEndMs, check);
+    }
+  }
+
+  /** Starts (or restarts) member `i` and joins it through its seeds. */
+  private start(i: number, atMs: number, isJoin: boolean): void {
+    const process = this.processes[i]!;
+    const core = this.createCore(i);
+    process.restart(core);
+    core.start();
+    core.join(this.seeds[i]!);
+    if (isJoin) this.metrics.joined(i, atMs);
+    else this.metrics.restarted(i);
+  }
+
+  private validatePlan(nodes: number): void {
+    const check = (option: string, member: number): void => {
+      if (!Number.isInteger(member) || member < 0 || member >= nodes || member === this.joiner) {
+        throw new InvalidOptionError(
+          'FDKIT_INVALID_OPTION',
+          option,
+          `${OWNER}: ${option} names member ${member}; members are 0 to ${nodes - 1}${this.joiner >= 0 ? `, except the late joiner ${this.joiner}` : ''}`,
+        );
+      }
+    };
+    for (const c of this.plan.crashes) check('faults.crashes', c.member);
+    for (const p of this.plan.pauses) check('faults.pauses', p.member);
+    for (const s of this.plan.slowCpus) check('faults.slowCpus', s.member);
+    for (const part of this.plan.partitions) for (const m of part.side) check('faults.partitions', m);
+  }
+
+  private sampleRss(): void {
+    const rss = this.options.rssBytes?.();
+    if (rss !== undefined && rss > this.peakRss) this.peakRss = rss;
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
