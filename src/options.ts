@@ -78,7 +78,14 @@ export function checkKnownKeys(owner: string, options: object, known: readonly s
       `${owner}: options must be an object, got ${describeValue(options)}`,
     );
   }
-  for (const key of Object.keys(options)) {
+  for (const [key, value] of Object.entries(options)) {
+    if (value === null) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        key,
+        `${owner}: option ${key} must not be null; leave it out for its default`,
+      );
+    }
     if (!known.includes(key)) {
       throw new InvalidOptionError(
         'FDKIT_UNKNOWN_OPTION',

@@ -11,13 +11,13 @@ export class UsageError extends Error {
 
 /** What one flag takes, and the range of a numeric value. */
 export interface FlagSpec {
-  readonly kind: 'integer' | 'number' | 'boolean';
+  readonly kind: 'integer' | 'number' | 'boolean' | 'string';
   readonly min?: number;
   readonly max?: number;
 }
 
 /** Parsed flags by name: numbers for numeric flags, true for boolean flags that were given. */
-export type ParsedFlags = Map<string, number | boolean>;
+export type ParsedFlags = Map<string, number | boolean | string>;
 
 /** Parses `argv` (without the command name) against `specs`; a repeated flag keeps its last value. */
 export function parseFlags(
@@ -42,7 +42,7 @@ export function parseFlags(
     }
     const raw = argv[++i];
     if (raw === undefined) throw new UsageError(`fdkit ${command}: flag ${arg} needs a value`);
-    parsed.set(name, parseNumber(command, arg, raw, spec));
+    parsed.set(name, spec.kind === 'string' ? raw : parseNumber(command, arg, raw, spec));
   }
   return parsed;
 }
@@ -59,4 +59,16 @@ function parseNumber(command: string, flag: string, raw: string, spec: FlagSpec)
     (spec.max === undefined || value <= spec.max);
   if (!ok) throw new UsageError(`fdkit ${command}: flag ${flag} takes ${kind}${range}, got '${raw}'`);
   return value;
+}
+
+/** The numeric value of `flag`, or `fallback` when it was not given. */
+export function numberFlag(flags: ParsedFlags, flag: string, fallback: number): number {
+  const value = flags.get(flag);
+  return typeof value === 'number' ? value : fallback;
+}
+
+/** The string value of `flag`, or undefined when it was not given. */
+export function stringFlag(flags: ParsedFlags, flag: string): string | undefined {
+  const value = flags.get(flag);
+  return typeof value === 'string' ? value : undefined;
 }

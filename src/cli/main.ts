@@ -6,12 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { parseFlags, UsageError } from './args.js';
 import { defaultDemoScenario, runDetectorDemo } from './detector-demo.js';
+import { runSimCommand } from './sim-command.js';
 
 const USAGE = `Usage: fdkit <command> [flags]
 
 Commands:
   demo [--seed N] [--pause-ms MS]   a phi-accrual detector watching a heartbeat stream with a pause
                                     and a crash, in virtual time
+  sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K]
+      [--pause K:MS] [--partition FRACTION:MS] [--json]
+                                    one seeded simulation of a SWIM cluster; a JSON report with --json
   help                              this text
   version                           the package version
 `;
@@ -37,6 +41,13 @@ function run(argv: readonly string[]): void {
       });
       return;
     }
+    case 'sim':
+      runSimCommand(
+        rest,
+        (text) => process.stdout.write(text),
+        (text) => process.stderr.write(text),
+      );
+      return;
     case 'version':
     case '--version':
       process.stdout.write(`${version()}\n`);

@@ -17,7 +17,7 @@ import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
-import { checkHeartbeatTimestamp, checkTimestamp } from './timestamp.js';
+import { checkHeartbeatTimestamp, checkTimestamp, MAX_TIMESTAMP_MS } from './timestamp.js';
 
 /** Options of {@link ChenDetector}. */
 export interface ChenOptions {
@@ -34,6 +34,8 @@ export interface ChenOptions {
 }
 
 const OWNER = 'ChenDetector';
+/** Upper bound of duration options: a year. */
+const MAX_DURATION_MS = 31_536_000_000;
 
 /**
  * Chen's estimator of the next heartbeat arrival plus a constant safety margin.
@@ -55,6 +57,8 @@ export class ChenDetector implements FailureDetector {
   // Arrivals are stored relative to the first one, so the sums stay small whatever the clock's origin.
   private readonly arrivals: IntervalWindow;
   private originMs = Number.NaN;
+  private lastHeartbeatMs = Number.NaN;
+  private newestArrivalMs = 0;
   private expectedArrivalMs = 0;
 
   constructor(options: ChenOptions = {}) {
@@ -65,7 +69,11 @@ export class ChenDetector implements FailureDetector {
       'firstHeartbeatEstimateMs',
       'clock',
     ]);
-    this.threshold = checkNumber(OWNER, 'alphaMs', options.alphaMs ?? 500, { min: 0, minExclusive: true });
+    this.threshold = checkNumber(OWNER, 'alphaMs', options.alphaMs ?? 500, {
+      min: 0,
+      minExclusive: true,
+      max: MAX_DURATION_MS,
+    });
     this.windowSize = checkNumber(OWNER, 'windowSize', options.windowSize ?? 1000, {
       min: 1,
       max: 1_000_000,
@@ -74,12 +82,16 @@ export class ChenDetector implements FailureDetector {
     this.knownIntervalMs =
       options.intervalMs === undefined
         ? Number.NaN
-        : checkNumber(OWNER, 'intervalMs', options.intervalMs, { min: 0, minExclusive: true });
+        : checkNumber(OWNER, 'intervalMs', options.intervalMs, {
+            min: 0,
+            minExclusive: true,
+            max: MAX_DURATION_MS,
+          });
     this.firstHeartbeatEstimateMs = checkNumber(
       OWNER,
       'firstHeartbeatEstimateMs',
       options.firstHeartbeatEstimateMs ?? 1000,
-      { min: 0, minExclusive: true },
+      { min: 0, minExclusive: true, max: MAX_DURATION_MS },
     );
     this.clock = options.clock ?? systemClock;
     this.arrivals = new IntervalWindow(this.windowSize);
@@ -96,12 +108,15 @@ export class ChenDetector implements FailureDetector {
 
   heartbeat(atMs?: number): void {
     const now = atMs ?? this.clock.now();
-    if (this.isMonitoring) {
-      checkHeartbeatTimestamp(OWNER, now, this.originMs + this.arrivals.newest);
-      if (!this.isAvailable(now)) this.restartAt(now);
-      else this.arrivals.push(now - this.originMs);
+    const last = this.lastHeartbeatMs;
+    if (!(now >= last && now <= MAX_TIMESTAMP_MS)) checkHeartbeatTimestamp(OWNER, now, last);
+    this.lastHeartbeatMs = now;
+    const arrival = now - this.originMs;
+    // Late by alpha or more (or the first heartbeat, where this is NaN): a fresh window.
+    if (arrival - this.expectedArrivalMs < this.threshold) {
+      this.arrivals.push(arrival);
+      this.newestArrivalMs = arrival;
     } else {
-      checkTimestamp(OWNER, now);
       this.restartAt(now);
     }
     this.updateExpectedArrival();
@@ -110,8 +125,9 @@ export class ChenDetector implements FailureDetector {
   /** Lateness in ms past the expected arrival; 0 while not late and before the first heartbeat. */
   suspicion(atMs?: number): number {
     const now = atMs ?? this.clock.now();
-    checkTimestamp(OWNER, now);
-    return this.isMonitoring ? Math.max(0, now - this.originMs - this.expectedArrivalMs) : 0;
+    if (!(Math.abs(now) <= MAX_TIMESTAMP_MS)) checkTimestamp(OWNER, now);
+    const lateness = now - this.originMs - this.expectedArrivalMs;
+    return Math.max(lateness, 0); // NaN before the first heartbeat compares false
   }
 
   isAvailable(atMs?: number): boolean {
@@ -121,11 +137,13 @@ export class ChenDetector implements FailureDetector {
   reset(): void {
     this.arrivals.clear();
     this.originMs = Number.NaN;
+    this.lastHeartbeatMs = Number.NaN;
   }
 
   private restartAt(now: number): void {
     this.arrivals.clear();
     this.originMs = now;
+    this.newestArrivalMs = 0;
     this.arrivals.push(0);
   }
 
@@ -134,7 +152,7 @@ export class ChenDetector implements FailureDetector {
     let interval = this.knownIntervalMs;
     if (Number.isNaN(interval)) {
       interval =
-        n > 1 ? (this.arrivals.newest - this.arrivals.oldest) / (n - 1) : this.firstHeartbeatEstimateMs;
+        n > 1 ? (this.newestArrivalMs - this.arrivals.oldest) / (n - 1) : this.firstHeartbeatEstimateMs;
     }
     this.expectedArrivalMs = this.arrivals.mean + (interval * (n + 1)) / 2;
   }

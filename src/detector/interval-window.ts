@@ -3,9 +3,10 @@
  * deviation cost O(1) per sample and per query, with no allocation after construction.
  *
  * Running sums of floating-point samples drift as samples are added and evicted; the sums are recomputed
- * from the buffer once per `capacity` evictions, which keeps the error bounded at an amortized O(1) cost.
- * With whole-millisecond samples (as Akka records them) every sum is exact and the recomputation changes
- * nothing.
+ * from the buffer once per 64 × `capacity` evictions, which keeps the error bounded at an amortized cost
+ * far below one operation per sample, and the mean is clamped at 0 (samples are never negative) so that a
+ * residue cannot make it negative. With whole-millisecond samples (as Akka records them) every sum is
+ * exact and the recomputation changes nothing.
  */
 export class IntervalWindow {
   // Starts small and doubles up to `capacity`: a detector that hears little costs little, which matters
@@ -26,22 +27,19 @@ export class IntervalWindow {
     return this.count;
   }
 
-  /** Mean of the samples; NaN when empty. */
+  /** Mean of the samples (non-negative samples only); NaN when empty. */
   get mean(): number {
-    return this.sum / this.count;
+    return Math.max(0, this.sum / this.count);
   }
 
   /** Population variance (Akka's `E[x²] − E[x]²`), clamped at 0 against rounding; NaN when empty. */
   get variance(): number {
-    const mean = this.sum / this.count;
-    return Math.max(0, this.sumOfSquares / this.count - mean * mean);
+    return this.varianceAround(this.mean);
   }
 
-  /** The newest sample; NaN when empty. */
-  get newest(): number {
-    if (this.count === 0) return Number.NaN;
-    const i = this.head + this.count - 1;
-    return this.samples[i >= this.samples.length ? i - this.samples.length : i]!;
+  /** The variance given the mean, for callers that have just computed it. */
+  varianceAround(mean: number): number {
+    return Math.max(0, this.sumOfSquares / this.count - mean * mean);
   }
 
   /** The oldest sample; NaN when empty. */
@@ -51,22 +49,17 @@ export class IntervalWindow {
 
   /** Appends a sample, evicting the oldest one when full. */
   push(sample: number): void {
-    if (this.count < this.capacity) {
-      if (this.count === this.samples.length) this.grow();
-      const size = this.samples.length;
-      const i = this.head + this.count;
-      this.samples[i >= size ? i - size : i] = sample;
-      this.count++;
-      this.sum += sample;
-      this.sumOfSquares += sample * sample;
+    if (this.count === this.capacity) {
+      this.replaceOldest(sample);
       return;
     }
-    const old = this.samples[this.head]!;
-    this.samples[this.head] = sample;
-    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
-    this.sum += sample - old;
-    this.sumOfSquares += sample * sample - old * old;
-    if (++this.evictionsSinceRecompute === this.capacity) this.recomputeSums();
+    if (this.count === this.samples.length) this.grow();
+    const size = this.samples.length;
+    const i = this.head + this.count;
+    this.samples[i >= size ? i - size : i] = sample;
+    this.count++;
+    this.sum += sample;
+    this.sumOfSquares += sample * sample;
   }
 
   /** Removes every sample. */
@@ -76,6 +69,15 @@ export class IntervalWindow {
     this.sum = 0;
     this.sumOfSquares = 0;
     this.evictionsSinceRecompute = 0;
+  }
+
+  private replaceOldest(sample: number): void {
+    const old = this.samples[this.head]!;
+    this.samples[this.head] = sample;
+    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
+    this.sum += sample - old;
+    this.sumOfSquares += sample * sample - old * old;
+    if (++this.evictionsSinceRecompute === this.capacity * 64) this.recomputeSums();
   }
 
   private grow(): void {
@@ -89,10 +91,12 @@ export class IntervalWindow {
   }
 
   private recomputeSums(): void {
+    const samples = this.samples;
+    const n = this.count;
     let sum = 0;
     let sumOfSquares = 0;
-    for (let i = 0; i < this.count; i++) {
-      const x = this.samples[i]!;
+    for (let i = 0; i < n; i++) {
+      const x = samples[i]!;
       sum += x;
       sumOfSquares += x * x;
     }

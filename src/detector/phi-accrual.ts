@@ -26,7 +26,7 @@ import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
 import { exponentialPhiUnchecked, normalPhiUnchecked } from './phi.js';
-import { checkHeartbeatTimestamp, checkTimestamp } from './timestamp.js';
+import { checkHeartbeatTimestamp, checkTimestamp, MAX_TIMESTAMP_MS } from './timestamp.js';
 
 /** Options of {@link PhiAccrualDetector}; every field has Akka's cluster default. */
 export interface PhiAccrualOptions {
@@ -47,6 +47,10 @@ export interface PhiAccrualOptions {
 }
 
 const OWNER = 'PhiAccrualDetector';
+/** Upper bound of duration options: a year, far beyond any heartbeat setting, and far from overflow. */
+const MAX_DURATION_MS = 31_536_000_000;
+/** Phi of a silence exactly as long as the (shifted) mean: half the heartbeats come later. */
+const LOG10_2 = Math.log10(2);
 const KNOWN_OPTIONS = [
   'threshold',
   'maxSampleSize',
@@ -78,9 +82,13 @@ export class PhiAccrualDetector implements FailureDetector {
   private readonly clock: Clock;
   private readonly window: IntervalWindow;
   private lastHeartbeatMs = Number.NaN;
-  // Cached at each heartbeat so that a query costs one exp and one log10.
+  // Cached at each recorded interval so that a query costs one exp and one log10.
+  private meanMs = 0;
   private shiftedMeanMs = 0;
   private stdDeviationMs = 0;
+  // A silence up to this long is available without computing phi: up to the shifted mean the normal phi
+  // is at most log10 2 (when the threshold is above that), and up to the pause the exponential phi is 0.
+  private quietLimitMs = Number.NEGATIVE_INFINITY;
 
   constructor(options: PhiAccrualOptions = {}) {
     checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
@@ -97,18 +105,19 @@ export class PhiAccrualDetector implements FailureDetector {
     this.minStdDeviationMs = checkNumber(OWNER, 'minStdDeviationMs', options.minStdDeviationMs ?? 100, {
       min: 0,
       minExclusive: true,
+      max: MAX_DURATION_MS,
     });
     this.acceptableHeartbeatPauseMs = checkNumber(
       OWNER,
       'acceptableHeartbeatPauseMs',
       options.acceptableHeartbeatPauseMs ?? 3000,
-      { min: 0 },
+      { min: 0, max: MAX_DURATION_MS },
     );
     this.firstHeartbeatEstimateMs = checkNumber(
       OWNER,
       'firstHeartbeatEstimateMs',
       options.firstHeartbeatEstimateMs ?? 1000,
-      { min: 0, minExclusive: true },
+      { min: 0, minExclusive: true, max: MAX_DURATION_MS },
     );
     this.distribution = checkChoice(OWNER, 'distribution', options.distribution ?? 'normal', [
       'normal',
@@ -139,22 +148,27 @@ export class PhiAccrualDetector implements FailureDetector {
 
   heartbeat(atMs?: number): void {
     const now = atMs ?? this.clock.now();
-    if (this.isMonitoring) {
-      checkHeartbeatTimestamp(OWNER, now, this.lastHeartbeatMs);
-      if (this.phiAt(now) < this.threshold) this.window.push(now - this.lastHeartbeatMs);
-    } else {
-      checkTimestamp(OWNER, now);
+    const last = this.lastHeartbeatMs;
+    if (!(now >= last && now <= MAX_TIMESTAMP_MS)) {
+      // Rare: the first heartbeat (last is NaN) or a bad timestamp, which this throws for.
+      checkHeartbeatTimestamp(OWNER, now, last);
+      this.lastHeartbeatMs = now;
       this.bootstrap();
+      return;
     }
+    const interval = now - last;
     this.lastHeartbeatMs = now;
-    this.updateStatistics();
+    if (interval <= this.quietLimitMs || this.phiAfter(interval) < this.threshold) {
+      this.window.push(interval);
+      this.updateStatistics();
+    }
   }
 
   /** The suspicion level: phi at `atMs`; 0 before the first heartbeat; +Infinity where it underflows. */
   phi(atMs?: number): number {
     const now = atMs ?? this.clock.now();
-    checkTimestamp(OWNER, now);
-    return this.isMonitoring ? this.phiAt(now) : 0;
+    if (!(Math.abs(now) <= MAX_TIMESTAMP_MS)) checkTimestamp(OWNER, now);
+    return this.isMonitoring ? this.phiAfter(now - this.lastHeartbeatMs) : 0;
   }
 
   suspicion(atMs?: number): number {
@@ -170,11 +184,10 @@ export class PhiAccrualDetector implements FailureDetector {
     this.lastHeartbeatMs = Number.NaN;
   }
 
-  private phiAt(now: number): number {
-    const timeDiff = now - this.lastHeartbeatMs;
+  private phiAfter(timeDiff: number): number {
     return this.distribution === 'normal'
       ? normalPhiUnchecked(timeDiff, this.shiftedMeanMs, this.stdDeviationMs)
-      : exponentialPhiUnchecked(timeDiff - this.acceptableHeartbeatPauseMs, this.window.mean);
+      : exponentialPhiUnchecked(timeDiff - this.acceptableHeartbeatPauseMs, this.meanMs);
   }
 
   private bootstrap(): void {
@@ -182,16 +195,24 @@ export class PhiAccrualDetector implements FailureDetector {
     this.window.clear();
     if (this.distribution === 'exponential') {
       this.window.push(estimate);
-      return;
+    } else {
+      // Akka divides whole milliseconds: Long arithmetic, so the quarter is rounded down.
+      const quarter = Math.floor(estimate / 4);
+      this.window.push(estimate - quarter);
+      this.window.push(estimate + quarter);
     }
-    // Akka divides whole milliseconds: Long arithmetic, so the quarter is rounded down.
-    const quarter = Math.floor(estimate / 4);
-    this.window.push(estimate - quarter);
-    this.window.push(estimate + quarter);
+    this.updateStatistics();
   }
 
   private updateStatistics(): void {
-    this.shiftedMeanMs = this.window.mean + this.acceptableHeartbeatPauseMs;
-    this.stdDeviationMs = Math.max(Math.sqrt(this.window.variance), this.minStdDeviationMs);
+    const mean = this.window.mean;
+    this.meanMs = mean;
+    this.shiftedMeanMs = mean + this.acceptableHeartbeatPauseMs;
+    if (this.distribution === 'normal') {
+      this.stdDeviationMs = Math.max(Math.sqrt(this.window.varianceAround(mean)), this.minStdDeviationMs);
+      this.quietLimitMs = this.threshold > LOG10_2 ? this.shiftedMeanMs : Number.NEGATIVE_INFINITY;
+    } else {
+      this.quietLimitMs = this.acceptableHeartbeatPauseMs;
+    }
   }
 }

@@ -1,0 +1,113 @@
+/**
+ * `fdkit sim`: one seeded simulation from the command line, its report as JSON (`--json`) or as a short
+ * table, progress on stderr for runs that take more than a couple of seconds.
+ */
+import { Random } from '../runtime/random.js';
+import { stopwatch } from '../runtime/system.js';
+import { type FaultRequest, planFaults } from '../sim/faults.js';
+import type { SimulationReport } from '../sim/report.js';
+import { Simulation } from '../sim/simulation.js';
+import { type ProfileName, profiles } from '../swim/profiles.js';
+import { numberFlag, parseFlags, stringFlag, UsageError } from './args.js';
+
+/** How often progress is printed, in wall-clock milliseconds. */
+const PROGRESS_EVERY_MS = 2000;
+
+/** Parses `K:MS` (a count and a duration) or `F:MS` (a fraction and a duration). */
+function pair(flag: string, raw: string | undefined, integerFirst: boolean): [number, number] | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(raw);
+  const first = Number(match?.[1]);
+  const second = Number(match?.[2]);
+  const firstOk = integerFirst ? Number.isInteger(first) && first >= 0 : first > 0 && first < 1;
+  if (match === null || !firstOk || !(second > 0)) {
+    const shape = integerFirst
+      ? 'COUNT:MS, e.g. 2:3000'
+      : 'FRACTION:MS with 0 < FRACTION < 1, e.g. 0.5:20000';
+    throw new UsageError(`fdkit sim: flag --${flag} takes ${shape}, got '${raw}'`);
+  }
+  return [first, second];
+}
+
+/** Runs `fdkit sim` with its arguments; `out` and `err` receive stdout and stderr text. */
+export function runSimCommand(
+  argv: readonly string[],
+  out: (text: string) => void,
+  err: (text: string) => void,
+): void {
+  const flags = parseFlags('sim', argv, {
+    nodes: { kind: 'integer', min: 2, max: 20_000 },
+    seconds: { kind: 'number', min: 1, max: 86_400 },
+    seed: { kind: 'integer', min: 0 },
+    profile: { kind: 'string' },
+    loss: { kind: 'number', min: 0, max: 1 },
+    crash: { kind: 'integer', min: 0 },
+    pause: { kind: 'string' },
+    partition: { kind: 'string' },
+    json: { kind: 'boolean' },
+  });
+  const nodes = numberFlag(flags, 'nodes', 100);
+  const seconds = numberFlag(flags, 'seconds', 60);
+  const seed = numberFlag(flags, 'seed', 1);
+  const profile = stringFlag(flags, 'profile') ?? 'lan';
+  if (!(profile in profiles))
+    throw new UsageError(`fdkit sim: --profile takes lan, wan or local, got '${profile}'`);
+  const pause = pair('pause', stringFlag(flags, 'pause'), true);
+  const partition = pair('partition', stringFlag(flags, 'partition'), false);
+  const request: FaultRequest = {
+    crash: numberFlag(flags, 'crash', 0),
+    ...(pause === undefined ? {} : { pause: { count: pause[0], durationMs: pause[1] } }),
+    ...(partition === undefined ? {} : { partition: { fraction: partition[0], durationMs: partition[1] } }),
+  };
+  const faultCount = request.crash + (pause?.[0] ?? 0);
+  if (faultCount > nodes - 2) {
+    throw new UsageError(
+      `fdkit sim: ${faultCount} crashed and paused members leave too few of ${nodes} to watch`,
+    );
+  }
+  // The fault schedule has its own stream, derived from the seed, so that it does not shift when the
+  // protocol's use of randomness changes.
+  const joiner = nodes - 1;
+  const faults = planFaults(request, nodes, seconds * 1000, new Random(seed + 0x9e3779b9), new Set([joiner]));
+  const wall = stopwatch();
+  let lastProgress = 0;
+  const simulation = new Simulation({
+    nodes,
+    seconds,
+    seed,
+    profile: profile as ProfileName,
+    network: { loss: numberFlag(flags, 'loss', 0) },
+    faults,
+    wallClock: wall,
+    rssBytes: () => process.memoryUsage().rss,
+    onProgress: (virtualMs, totalMs) => {
+      const now = wall();
+      if (now - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = now;
+      err(
+        `fdkit sim: ${(virtualMs / 1000).toFixed(0)}/${totalMs / 1000} virtual s, ${(now / 1000).toFixed(1)} s wall\n`,
+      );
+    },
+  });
+  const report = simulation.run();
+  out(flags.get('json') === true ? `${JSON.stringify(report, null, 2)}\n` : table(report));
+}
+
+function ms(q: { p50: number; p99: number; max: number } | null): string {
+  return q === null ? '-' : `p50 ${q.p50.toFixed(0)}  p99 ${q.p99.toFixed(0)}  max ${q.max.toFixed(0)}`;
+}
+
+function table(r: SimulationReport): string {
+  const lines = [
+    `fdkit sim: ${r.nodes} members, ${r.seconds} s, seed ${r.seed}, profile ${r.profile}`,
+    `  crashed ${r.detection.crashed}, missed ${r.detection.missed}`,
+    `  first suspicion (ms)   ${ms(r.detection.firstSuspectMs)}`,
+    `  first death (ms)       ${ms(r.detection.firstDeadMs)}`,
+    `  all know dead (ms)     ${ms(r.detection.allKnowDeadMs)}`,
+    `  false suspicions ${r.falsePositives.suspicions}, false deaths ${r.falsePositives.deaths}`,
+    `  load: ${r.load.msgsPerNodePerSec} msgs and ${r.load.bytesPerNodePerSec} bytes per member per second`,
+    `  join known by all after ${r.convergence.joinAllKnowMs?.toFixed(0) ?? '-'} ms; views agree ${r.convergence.agreeAfterMs ?? '-'} ms after the last fault`,
+    `  ${r.wallMs} ms wall, ${r.eventsPerSec} events/s, peak RSS ${r.peakRssMb} MiB`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
