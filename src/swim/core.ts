@@ -324,7 +324,7 @@ export class SwimCore {
           this.counters.misdirectedPings++;
           return;
         }
-        this.reply(fromAddress, packet.seq);
+        this.reply(fromAddress, packet.seq, packet.from);
         return;
       case 'ping-req':
         this.prober.handlePingReq(fromAddress, packet);
@@ -438,8 +438,18 @@ export class SwimCore {
     this.order.shuffleRest(this.env.random);
   }
 
-  private reply(address: string, seq: number): void {
-    this.sendPacket(address, { type: 'ack', seq, from: this.name, updates: [] });
+  /**
+   * Acks a ping. A member that pings while this member holds it dead (it was frozen, or cut off) gets its
+   * death notice in the ack, so that it can refute at once instead of waiting for gossip or a state
+   * exchange to reach it.
+   */
+  private reply(address: string, seq: number, from: string): void {
+    const updates: Update[] = [];
+    const id = this.directory.find(from);
+    if (id !== undefined && this.table.stateOf(id) === DEAD) {
+      updates.push({ kind: 'dead', name: from, incarnation: this.table.incarnationOf(id), from: this.name });
+    }
+    this.sendPacket(address, { type: 'ack', seq, from: this.name, updates });
   }
 
   /** @internal Whether the member is alive or suspect in this view, and not this member. */
@@ -630,12 +640,14 @@ export class SwimCore {
   /** @internal Merges a member list received in a state exchange; `from` is the member that sent it. */
   merge(members: readonly MemberSnapshot[], from: string): void {
     const { directory, table } = this;
+    let contested: number[] | undefined;
     for (const m of members) {
       // Most of a state exchange repeats what this member holds: skip those entries cheaply.
       const id = directory.find(m.name);
       if (id !== undefined && id !== this.selfId && m.state === 'alive') {
         const current = table.stateOf(id);
         if ((current === ALIVE || current === SUSPECT) && table.incarnationOf(id) >= m.incarnation) continue;
+        if (current === DEAD && table.incarnationOf(id) === m.incarnation) (contested ??= []).push(id);
       }
       switch (m.state) {
         case 'alive':
@@ -653,9 +665,28 @@ export class SwimCore {
         default:
           // memberlist's rule: a death we did not witness becomes a suspicion here, which the member
           // can still refute, instead of a death propagated on hearsay.
-          if (this.directory.find(m.name) === undefined) break;
+          if (id === undefined) break;
           this.applySuspect({ kind: 'suspect', name: m.name, incarnation: m.incarnation, from });
       }
+    }
+    if (contested !== undefined) this.noticeContested(contested);
+  }
+
+  /**
+   * Members this member holds dead while a peer holds them alive at the same incarnation (typically the
+   * other side of a healed partition) are told of their death directly: each can then refute at once,
+   * rather than one by one as reconnection attempts happen to reach them.
+   */
+  private noticeContested(ids: readonly number[]): void {
+    for (const id of ids) {
+      if (this.table.stateOf(id) !== DEAD) continue;
+      const notice: Update = {
+        kind: 'dead',
+        name: this.directory.nameOf(id),
+        incarnation: this.table.incarnationOf(id),
+        from: this.name,
+      };
+      this.sendPacket(this.directory.addressOf(id), { type: 'gossip', from: this.name, updates: [notice] });
     }
   }
 

@@ -33,12 +33,17 @@ export interface Timing {
    */
   readonly expectedFirstDetectionMs: number;
   /**
+   * Time for one update to reach every member by gossip: log_{f+1} n + ln(n)/f rounds, the spread of
+   * infection-style gossip with fan-out f (Pittel's bound for push rumours, generalised), rounded up,
+   * plus two rounds of margin, at gossipIntervalMs each.
+   */
+  readonly disseminationMs: number;
+  /**
    * Time within which every member holds a crashed member dead, when local health is good:
    * - probing: the periods after which some member has probed it with probability 1 − 10^−6 (at most the
    *   2m − 1 periods that randomized round-robin guarantees), plus the probe's own period;
    * - the full suspicion timeout (no confirmations assumed);
-   * - dissemination of the death: log_{f+1} n + ln(n)/f gossip rounds, the spread of infection-style
-   *   gossip with fan-out f, plus two rounds of margin.
+   * - dissemination of the death ({@link Timing.disseminationMs}).
    */
   readonly worstCaseAllKnowMs: number;
 }
@@ -95,8 +100,8 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
   const probePeriods = Math.max(1, Math.min(2 * m - 1, periodsForBound)) + 1;
   const f = c.gossipNodes;
   const gossipRounds = Math.ceil(Math.log(n) / Math.log(f + 1) + Math.log(n) / f) + 2;
-  const worstCaseAllKnowMs =
-    probePeriods * c.probeIntervalMs + suspicionMaxMs + gossipRounds * c.gossipIntervalMs;
+  const disseminationMs = gossipRounds * c.gossipIntervalMs;
+  const worstCaseAllKnowMs = probePeriods * c.probeIntervalMs + suspicionMaxMs + disseminationMs;
 
   return {
     suspicionMinMs: minMs,
@@ -104,6 +109,7 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
     retransmitLimit: retransmitLimit(c, n),
     pushPullIntervalMs: scaledPushPullIntervalMs(c, n),
     expectedFirstDetectionMs,
+    disseminationMs,
     worstCaseAllKnowMs,
   };
 }

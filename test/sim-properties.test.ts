@@ -1,0 +1,326 @@
+/**
+ * Protocol properties of SWIM with Lifeguard, each checked over many seeded simulations. Every claim
+ * could fail; a failure names its seed, and `SIM_SEED=<n> npx vitest run test/sim-properties.test.ts`
+ * replays just that seed.
+ */
+import { describe, expect, it } from 'vitest';
+import { expectedTiming, lan } from '../src/index.js';
+import type { FaultPlan } from '../src/sim/faults.js';
+import type { SimulationReport } from '../src/sim/report.js';
+import { Simulation, type SimulationOptions, simName } from '../src/sim/simulation.js';
+import type { MemberEvent, SwimEvent } from '../src/swim/events.js';
+
+const REPLAY = process.env.SIM_SEED === undefined ? undefined : Number(process.env.SIM_SEED);
+
+/** `count` seeds starting at `base`, or only the replayed one. */
+function seeds(base: number, count: number): number[] {
+  return REPLAY === undefined ? Array.from({ length: count }, (_, i) => base + i) : [REPLAY];
+}
+
+interface Run {
+  readonly sim: Simulation;
+  readonly report: SimulationReport;
+  readonly events: Array<{ observer: number; event: MemberEvent }>;
+}
+
+function simulate(options: Omit<SimulationOptions, 'onEvent'>): Run {
+  const events: Array<{ observer: number; event: MemberEvent }> = [];
+  const sim = new Simulation({
+    ...options,
+    onEvent: (observer: number, event: SwimEvent) => {
+      if (event.type !== 'message') events.push({ observer, event });
+    },
+  });
+  return { sim, report: sim.run(), events };
+}
+
+function faults(plan: Partial<FaultPlan>): Partial<FaultPlan> {
+  return plan;
+}
+
+/** Runs `check` for every seed and reports the seeds that failed, with what went wrong. */
+function forSeeds(list: number[], check: (seed: number) => string | undefined): void {
+  const failures: string[] = [];
+  for (const seed of list) {
+    const problem = check(seed);
+    if (problem !== undefined) failures.push(`SIM_SEED=${seed}: ${problem}`);
+  }
+  expect(failures).toEqual([]);
+}
+
+const secondsFor = (ms: number): number => Math.ceil(ms / 1000);
+
+describe('completeness: every crashed member is held dead by every live member within the bound', () => {
+  it.each([
+    [5, 20],
+    [20, 20],
+    [50, 12],
+    [200, 6],
+  ])('n = %i over %i seeds', (n, count) => {
+    const timing = expectedTiming(lan, n);
+    const crashes = Math.min(3, Math.floor(n / 5));
+    const lastCrashMs = 5000 + (crashes - 1) * 1500;
+    forSeeds(seeds(1000 + n, count), (seed) => {
+      const plan = faults({
+        crashes: Array.from({ length: crashes }, (_, i) => ({
+          member: (seed * 7 + i * 3) % (n - 1),
+          atMs: 5000 + i * 1500,
+        })),
+      });
+      const { report } = simulate({
+        nodes: n,
+        seconds: secondsFor(lastCrashMs + timing.worstCaseAllKnowMs + 1000),
+        seed,
+        faults: plan,
+      });
+      const d = report.detection;
+      if (d.crashed !== crashes) return `crashed ${d.crashed}, expected ${crashes}`;
+      if (d.missed !== 0) return `${d.missed} crashed members not held dead by all`;
+      if (d.allKnowDeadMs === null || d.allKnowDeadMs.max > timing.worstCaseAllKnowMs) {
+        return `all knew after ${d.allKnowDeadMs?.max} ms, bound ${timing.worstCaseAllKnowMs} ms`;
+      }
+      return undefined;
+    });
+  });
+});
+
+describe('accuracy', () => {
+  it.each([
+    [5, 20],
+    [50, 20],
+    [200, 8],
+  ])('with no loss and no pauses no live member is ever suspected (n = %i, %i seeds)', (n, count) => {
+    forSeeds(seeds(2000 + n, count), (seed) => {
+      const { report } = simulate({
+        nodes: n,
+        seconds: 60,
+        seed,
+        faults: { crashes: [{ member: 1, atMs: 10_000 }] },
+      });
+      const fp = report.falsePositives;
+      return fp.suspicions === 0 && fp.deaths === 0
+        ? undefined
+        : `${fp.suspicions} suspicions, ${fp.deaths} deaths`;
+    });
+  });
+
+  it.each([
+    [5, 15],
+    [20, 15],
+    [100, 8],
+  ])('with 10 percent loss no live member is ever declared dead (n = %i, %i seeds)', (n, count) => {
+    let suspicions = 0;
+    forSeeds(seeds(3000 + n, count), (seed) => {
+      const { report } = simulate({ nodes: n, seconds: 60, seed, network: { loss: 0.1 } });
+      suspicions += report.falsePositives.suspicions;
+      return report.falsePositives.deaths === 0 ? undefined : `${report.falsePositives.deaths} false deaths`;
+    });
+    // The loss is real: it does make members suspect each other, which refutation then repairs.
+    if (REPLAY === undefined && n >= 20) expect(suspicions).toBeGreaterThan(0);
+  });
+});
+
+describe('refutation', () => {
+  it.each([
+    [5, 10],
+    [20, 10],
+    [50, 10],
+  ])(
+    'a member paused for less than the suspicion timeout comes back alive, never dead (n = %i)',
+    (n, count) => {
+      const timing = expectedTiming(lan, n);
+      const pauseMs = Math.floor(timing.suspicionMinMs * 0.8);
+      let noticed = 0;
+      forSeeds(seeds(4000 + n, count), (seed) => {
+        const member = seed % (n - 1);
+        const { sim, report, events } = simulate({
+          nodes: n,
+          seconds: secondsFor(5000 + pauseMs + 10_000),
+          seed,
+          faults: { pauses: [{ member, atMs: 5000, durationMs: pauseMs }] },
+        });
+        if (report.falsePositives.deaths !== 0) return `${report.falsePositives.deaths} false deaths`;
+        if (!sim.liveMembers().every((o) => o === member || sim.viewOf(o, member) === 'alive'))
+          return 'not alive everywhere';
+        if (events.some((e) => e.event.member === simName(member) && e.event.type === 'suspect')) noticed++;
+        return undefined;
+      });
+      // The pauses are long enough to be suspected (and then refuted), not just to go unnoticed.
+      if (REPLAY === undefined) expect(noticed).toBeGreaterThan(count / 2);
+    },
+  );
+
+  it.each([
+    [5, 10],
+    [20, 10],
+    [50, 10],
+  ])(
+    'a member paused longer is declared dead and rejoins by itself with a higher incarnation (n = %i)',
+    (n, count) => {
+      const timing = expectedTiming(lan, n);
+      const pauseMs = timing.suspicionMaxMs + 10_000;
+      forSeeds(seeds(5000 + n, count), (seed) => {
+        const member = seed % (n - 1);
+        const { sim, events } = simulate({
+          nodes: n,
+          seconds: secondsFor(5000 + pauseMs + lan.pushPullIntervalMs),
+          seed,
+          faults: { pauses: [{ member, atMs: 5000, durationMs: pauseMs }] },
+        });
+        const name = simName(member);
+        if (!events.some((e) => e.event.member === name && e.event.type === 'dead'))
+          return 'never declared dead';
+        const firstIncarnation = events.find((e) => e.event.member === name)?.event.incarnation ?? 0;
+        const core = sim.processes[member]?.core;
+        if (core === undefined || core.incarnation <= firstIncarnation) return 'incarnation did not rise';
+        const lagging = sim.liveMembers().filter((o) => o !== member && sim.viewOf(o, member) !== 'alive');
+        return lagging.length === 0 ? undefined : `${lagging.length} members do not hold it alive at the end`;
+      });
+    },
+  );
+});
+
+describe('convergence after a partition heals', () => {
+  // The bound, derived: after the heal, some member's reconnection attempt reaches the other side within
+  // RECONNECT_BACKOFF_MAX (4) reconnect intervals (per-member backoff never waits longer); the state
+  // exchange that follows tells each side who the other thinks is dead or suspect; a suspicion raised by
+  // it can at worst run its full course (suspicionMaxMs) before the refutation or death it ends in; and
+  // the outcome spreads in one dissemination.
+  const healBoundMs = (n: number): number => {
+    const t = expectedTiming(lan, n);
+    return 4 * lan.reconnectIntervalMs + t.suspicionMaxMs + t.disseminationMs;
+  };
+
+  it.each([
+    [10, 'shorter than the suspicion timeout', 8],
+    [40, 'shorter than the suspicion timeout', 6],
+    [10, 'longer than the suspicion timeout', 8],
+    [40, 'longer than the suspicion timeout', 6],
+    [100, 'longer than the suspicion timeout', 4],
+  ])('n = %i, partition %s: all views agree within the bound', (n, kind, count) => {
+    const timing = expectedTiming(lan, n);
+    const durationMs = kind.startsWith('shorter')
+      ? Math.floor(timing.suspicionMinMs / 2)
+      : timing.suspicionMaxMs + 5000;
+    const bound = healBoundMs(n);
+    forSeeds(seeds(6000 + n + durationMs, count), (seed) => {
+      const side = Array.from({ length: Math.floor((n - 1) / 2) }, (_, i) => (i * 2 + (seed % 2)) % (n - 1));
+      const { report } = simulate({
+        nodes: n,
+        seconds: secondsFor(5000 + durationMs + bound + 2000),
+        seed,
+        faults: { partitions: [{ atMs: 5000, durationMs, side }] },
+      });
+      const agree = report.convergence.agreeAfterMs;
+      return agree !== null && agree <= bound ? undefined : `agreed after ${agree} ms, bound ${bound} ms`;
+    });
+  });
+
+  it('also heals a one-way partition', () => {
+    const n = 20;
+    const bound = healBoundMs(n);
+    forSeeds(seeds(6500, 6), (seed) => {
+      const { report } = simulate({
+        nodes: n,
+        seconds: secondsFor(5000 + 40_000 + bound + 2000),
+        seed,
+        faults: { partitions: [{ atMs: 5000, durationMs: 40_000, side: [0, 1, 2, 3, 4], oneWay: true }] },
+      });
+      const agree = report.convergence.agreeAfterMs;
+      return agree !== null && agree <= bound ? undefined : `agreed after ${agree} ms, bound ${bound} ms`;
+    });
+  });
+});
+
+describe('restart under the same name', () => {
+  it.each([
+    [5, 8],
+    [20, 8],
+    [100, 6],
+  ])('is alive at every member within one dissemination round (n = %i)', (n, count) => {
+    const timing = expectedTiming(lan, n);
+    // The restart's state exchange with its seeds takes three one-way delays, a few milliseconds here.
+    const bound = timing.disseminationMs + 50;
+    forSeeds(seeds(7000 + n, count), (seed) => {
+      const member = seed % (n - 1);
+      const restartAtMs = 5000 + timing.worstCaseAllKnowMs;
+      const { sim, events } = simulate({
+        nodes: n,
+        seconds: secondsFor(restartAtMs + 10_000),
+        seed,
+        faults: { crashes: [{ member, atMs: 5000, restartAtMs }] },
+      });
+      const name = simName(member);
+      const aliveAt = new Map<number, number>();
+      for (const { observer, event } of events) {
+        if (
+          event.member === name &&
+          event.type === 'alive' &&
+          event.atMs >= restartAtMs &&
+          !aliveAt.has(observer)
+        ) {
+          aliveAt.set(observer, event.atMs);
+        }
+      }
+      const observers = sim.liveMembers().filter((o) => o !== member);
+      const missing = observers.filter((o) => !aliveAt.has(o) && sim.viewOf(o, member) !== 'alive');
+      if (missing.length > 0) return `${missing.length} members never saw it alive again`;
+      const slowest = Math.max(...observers.map((o) => aliveAt.get(o) ?? restartAtMs)) - restartAtMs;
+      return slowest <= bound ? undefined : `alive everywhere after ${slowest} ms, bound ${bound} ms`;
+    });
+  });
+});
+
+describe('dissemination', () => {
+  it.each([
+    [50, 6],
+    [200, 4],
+  ])('a join reaches every member within O(log n) gossip rounds (n = %i)', (n, count) => {
+    const bound = expectedTiming(lan, n).disseminationMs + 50;
+    forSeeds(seeds(8000 + n, count), (seed) => {
+      const { report } = simulate({ nodes: n, seconds: 10, seed });
+      const ms = report.convergence.joinAllKnowMs;
+      return ms !== null && ms <= bound ? undefined : `join known by all after ${ms} ms, bound ${bound} ms`;
+    });
+  });
+
+  it('keeps the per-member message load flat as n grows from 50 to 500', () => {
+    const load = (n: number): number =>
+      simulate({ nodes: n, seconds: 120, seed: 9000 + n }).report.load.msgsPerNodePerSec;
+    const small = load(50);
+    const large = load(500);
+    expect(small).toBeGreaterThan(1.9); // a ping and an ack per member per second at least
+    expect(large / small).toBeLessThan(1.25);
+  });
+});
+
+describe('determinism', () => {
+  const trace = (seed: number): string[] => {
+    const { events, report } = simulate({
+      nodes: 30,
+      seconds: 40,
+      seed,
+      network: { loss: 0.05 },
+      faults: {
+        crashes: [{ member: 3, atMs: 4000, restartAtMs: 30_000 }],
+        pauses: [{ member: 5, atMs: 6000, durationMs: 9000 }],
+        partitions: [{ atMs: 8000, durationMs: 5000, side: [10, 11, 12] }],
+        slowCpus: [{ member: 7, atMs: 2000, durationMs: 20_000, meanMs: 30 }],
+      },
+    });
+    return [
+      ...events.map(
+        ({ observer, event: e }) => `${e.atMs}:${observer}:${e.type}:${e.member}:${e.incarnation}:${e.cause}`,
+      ),
+      JSON.stringify({ ...report, wallMs: 0, eventsPerSec: 0, peakRssMb: 0 }),
+    ];
+  };
+
+  it('replays the same event trace from the same seed, and another from another seed', () => {
+    const a = trace(42);
+    const b = trace(42);
+    expect(a.length).toBeGreaterThan(100);
+    expect(b).toEqual(a);
+    expect(trace(43)).not.toEqual(a);
+  });
+});
