@@ -640,14 +640,14 @@ export class SwimCore {
   /** @internal Merges a member list received in a state exchange; `from` is the member that sent it. */
   merge(members: readonly MemberSnapshot[], from: string): void {
     const { directory, table } = this;
-    let contested: number[] | undefined;
+    const contested: number[] = [];
     for (const m of members) {
       // Most of a state exchange repeats what this member holds: skip those entries cheaply.
       const id = directory.find(m.name);
       if (id !== undefined && id !== this.selfId && m.state === 'alive') {
         const current = table.stateOf(id);
         if ((current === ALIVE || current === SUSPECT) && table.incarnationOf(id) >= m.incarnation) continue;
-        if (current === DEAD && table.incarnationOf(id) === m.incarnation) (contested ??= []).push(id);
+        if (current === DEAD && table.incarnationOf(id) === m.incarnation) contested.push(id);
       }
       switch (m.state) {
         case 'alive':
@@ -669,7 +669,7 @@ export class SwimCore {
           this.applySuspect({ kind: 'suspect', name: m.name, incarnation: m.incarnation, from });
       }
     }
-    if (contested !== undefined) this.noticeContested(contested);
+    if (contested.length > 0) this.noticeContested(contested);
   }
 
   /**
