@@ -127,7 +127,8 @@ export class ChenDetector implements FailureDetector {
     const now = atMs ?? this.clock.now();
     if (!(Math.abs(now) <= MAX_TIMESTAMP_MS)) checkTimestamp(OWNER, now);
     const lateness = now - this.originMs - this.expectedArrivalMs;
-    return Math.max(lateness, 0); // NaN before the first heartbeat compares false
+    // biome-ignore lint/complexity/useMathMinMax: Math.max would pass on the NaN of a detector never heard from
+    return lateness > 0 ? lateness : 0;
   }
 
   isAvailable(atMs?: number): boolean {

@@ -39,6 +39,7 @@ export class FixedTimeoutDetector implements FailureDetector {
     this.threshold = checkNumber(OWNER, 'timeoutMs', options.timeoutMs ?? 5000, {
       min: 0,
       minExclusive: true,
+      max: 31_536_000_000,
     });
     this.clock = options.clock ?? systemClock;
   }
@@ -59,7 +60,7 @@ export class FixedTimeoutDetector implements FailureDetector {
   suspicion(atMs?: number): number {
     const now = atMs ?? this.clock.now();
     const silence = now - this.lastHeartbeatMs;
-    if (silence >= 0 && now <= MAX_TIMESTAMP_MS) return silence;
+    if (silence >= 0 && now <= MAX_TIMESTAMP_MS) return silence + 0; // + 0 turns a −0 into 0
     checkTimestamp(OWNER, now);
     return 0; // before the first heartbeat, or a query earlier than the last heartbeat
   }

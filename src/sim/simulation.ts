@@ -11,6 +11,7 @@ import { InvalidOptionError } from '../errors.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import { Random } from '../runtime/random.js';
 import { VirtualClock } from '../runtime/virtual-clock.js';
+import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
@@ -44,6 +45,8 @@ export interface SimulationOptions {
    * observability), and above 2,000 members it would cost more memory than the views: default n <= 2000.
    */
   readonly trackPhi?: boolean;
+  /** Every member adapts its probe timeout to round trips (off by default; see `adaptive-timeout.ts`). */
+  readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
   /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
   readonly checkAgreement?: boolean;
   /** Called about once per virtual second with the virtual time reached. */
@@ -67,6 +70,7 @@ const KNOWN_OPTIONS = [
   'faults',
   'lateJoiner',
   'trackPhi',
+  'adaptiveProbeTimeout',
   'checkAgreement',
   'onProgress',
   'onEvent',
@@ -246,6 +250,9 @@ export class Simulation {
         config: this.config,
         directory: this.directory,
         trackPhi: this.options.trackPhi ?? this.processes.length <= 2000,
+        ...(this.options.adaptiveProbeTimeout === undefined
+          ? {}
+          : { adaptiveProbeTimeout: this.options.adaptiveProbeTimeout }),
       },
       {
         clock: process,

@@ -12,6 +12,7 @@
 import { PhiAccrualDetector } from '../detector/phi-accrual.js';
 import { InvalidOptionError, LifecycleError } from '../errors.js';
 import { checkKnownKeys } from '../options.js';
+import { AdaptiveTimeout, type AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { Awareness } from './awareness.js';
 import { BroadcastQueue } from './broadcast-queue.js';
 import { resolveSwimConfig, type SwimConfig } from './config.js';
@@ -78,6 +79,8 @@ export interface SwimCoreOptions {
   readonly directory?: MemberDirectory;
   /** Keep a phi detector per member fed by every message from it. Default true. */
   readonly trackPhi?: boolean;
+  /** Adapt the direct-ping timeout to measured round trips (off by default; see `adaptive-timeout.ts`). */
+  readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
 }
 
 /** One member as seen by this member. */
@@ -110,7 +113,16 @@ export interface SwimCounters {
 type Lifecycle = 'created' | 'running' | 'leaving' | 'stopped';
 
 const OWNER = 'SwimCore';
-const KNOWN_OPTIONS = ['name', 'address', 'config', 'meta', 'incarnation', 'directory', 'trackPhi'] as const;
+const KNOWN_OPTIONS = [
+  'name',
+  'address',
+  'config',
+  'meta',
+  'incarnation',
+  'directory',
+  'trackPhi',
+  'adaptiveProbeTimeout',
+] as const;
 /** Application broadcasts remembered to drop duplicates. */
 const SEEN_BROADCASTS_MAX = 4096;
 const EMPTY = new Uint8Array(0);
@@ -142,6 +154,8 @@ export class SwimCore {
   /** @internal */ readonly order = new ProbeOrder(this.storage);
   /** @internal */ readonly queue = new BroadcastQueue<Update>(updateBytes);
   /** @internal */ readonly awareness: Awareness;
+  /** @internal Round-trip statistics, when the probe timeout adapts to them. */
+  readonly adaptiveTimeout: AdaptiveTimeout | undefined;
   private readonly suspicions = new Map<number, Suspicion>();
   private readonly detectors: Map<number, PhiAccrualDetector> | undefined;
   private readonly seenBroadcasts = new Set<string>();
@@ -191,6 +205,10 @@ export class SwimCore {
     this.selfId = this.directory.intern(this.name, this.address);
     this.detectors = options.trackPhi === false ? undefined : new Map();
     this.awareness = new Awareness(this.config.awarenessMaxMultiplier);
+    this.adaptiveTimeout =
+      options.adaptiveProbeTimeout === undefined
+        ? undefined
+        : new AdaptiveTimeout(options.adaptiveProbeTimeout, this.config.probeTimeoutMs);
     this.prober = new Prober(this);
     this.gossiper = new Gossiper(this);
     this.sync = new StateSync(this);

@@ -19,6 +19,9 @@ interface AckHandler {
 interface ProbeState {
   readonly seq: number;
   readonly target: number;
+  readonly sentMs: number;
+  /** Sequence number of the ping-reqs, once sent (their acks must not be taken for direct round trips). */
+  indirectSeq: number;
   acked: boolean;
   nacks: number;
   expectedNacks: number;
@@ -119,22 +122,30 @@ export class Prober {
     const core = this.core;
     core.counters.probes++;
     const seq = core.nextSeq();
-    const state: ProbeState = { seq, target, acked: false, nacks: 0, expectedNacks: 0 };
+    const state: ProbeState = {
+      seq,
+      target,
+      sentMs: core.now(),
+      indirectSeq: -1,
+      acked: false,
+      nacks: 0,
+      expectedNacks: 0,
+    };
     this.current = state;
     this.handlers.set(seq, {
       onAck: () => {
         state.acked = true;
+        core.adaptiveTimeout?.record(core.now() - state.sentMs);
       },
-      onNack: () => {
-        state.nacks++;
-      },
+      onNack: NOOP,
     });
     // Buddy system: a suspect learns of the suspicion from the probe itself and can refute at once.
     const buddy = core.suspicionOf(target);
     const updates: Update[] = buddy === undefined ? [] : [buddy];
     const ping: Ping = { type: 'ping', seq, from: core.name, target: core.directory.nameOf(target), updates };
     this.send(core.directory.addressOf(target), ping);
-    core.env.clock.setTimer(core.awareness.scale(core.config.probeTimeoutMs), () => {
+    const timeoutMs = core.adaptiveTimeout?.timeoutMs() ?? core.config.probeTimeoutMs;
+    core.env.clock.setTimer(core.awareness.scale(timeoutMs), () => {
       if (!state.acked && this.current === state && core.isRunning) this.indirect(state);
     });
   }
@@ -144,6 +155,7 @@ export class Prober {
     if (state === undefined) return;
     this.current = undefined;
     this.handlers.delete(state.seq);
+    this.handlers.delete(state.indirectSeq);
     const core = this.core;
     if (state.acked) {
       core.awareness.apply(-1);
@@ -155,8 +167,18 @@ export class Prober {
   }
 
   private indirect(state: ProbeState): void {
-    const { seq, target } = state;
+    const { target } = state;
     const core = this.core;
+    const seq = core.nextSeq();
+    state.indirectSeq = seq;
+    this.handlers.set(seq, {
+      onAck: () => {
+        state.acked = true;
+      },
+      onNack: () => {
+        state.nacks++;
+      },
+    });
     const helpers = core.order.randomMembers(
       core.config.indirectChecks,
       core.env.random,
