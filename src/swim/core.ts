@@ -457,15 +457,16 @@ export class SwimCore {
   }
 
   /**
-   * Acks a ping. A member that pings while this member holds it dead (it was frozen, or cut off) gets its
-   * death notice in the ack, so that it can refute at once instead of waiting for gossip or a state
-   * exchange to reach it.
+   * Acks a ping. A member that pings while this member suspects it or holds it dead (it was frozen, cut
+   * off, or the suspicion never reached it) gets the accusation in the ack, so that it can refute at once
+   * instead of waiting for gossip or a state exchange to reach it.
    */
   private reply(address: string, seq: number, from: string): void {
     const updates: Update[] = [];
     const id = this.directory.find(from);
-    if (id !== undefined && this.table.stateOf(id) === DEAD) {
-      updates.push({ kind: 'dead', name: from, incarnation: this.table.incarnationOf(id), from: this.name });
+    if (id !== undefined) {
+      const accusation = this.accusationOf(id);
+      if (accusation !== undefined) updates.push(accusation);
     }
     this.sendPacket(address, { type: 'ack', seq, from: this.name, updates });
   }
@@ -530,15 +531,18 @@ export class SwimCore {
     });
   }
 
-  /** @internal A suspect update about `id` for the buddy system, or undefined when it is not suspect. */
-  suspicionOf(id: number): SuspectUpdate | undefined {
-    if (this.table.stateOf(id) !== SUSPECT) return undefined;
-    const suspicion = this.suspicions.get(id);
+  /**
+   * @internal What this member holds against `id`: a suspect update while it suspects it, a dead update
+   * while it holds it dead, undefined otherwise. The buddy system sends it to the accused.
+   */
+  accusationOf(id: number): SuspectUpdate | DeadUpdate | undefined {
+    const state = this.table.stateOf(id);
+    if (state !== SUSPECT && state !== DEAD) return undefined;
     return {
-      kind: 'suspect',
+      kind: state === SUSPECT ? 'suspect' : 'dead',
       name: this.directory.nameOf(id),
       incarnation: this.table.incarnationOf(id),
-      from: suspicion?.accuser ?? this.name,
+      from: state === SUSPECT ? (this.suspicions.get(id)?.accuser ?? this.name) : this.name,
     };
   }
 
@@ -590,12 +594,12 @@ export class SwimCore {
   applySuspect(s: SuspectUpdate): void {
     const id = this.directory.find(s.name);
     if (id === undefined) return;
-    const current = this.table.stateOf(id);
-    if (current === UNKNOWN || s.incarnation < this.table.incarnationOf(id)) return;
     if (id === this.selfId) {
-      if (this.lifecycle === 'running') this.refute(s.incarnation);
+      this.accusedSelf(s.incarnation);
       return;
     }
+    const current = this.table.stateOf(id);
+    if (current === UNKNOWN || s.incarnation < this.table.incarnationOf(id)) return;
     if (current === SUSPECT) {
       // Another member suspects it too: a confirmation that shortens the timeout, worth passing on.
       const suspicion = this.suspicions.get(id);
@@ -634,12 +638,12 @@ export class SwimCore {
   applyDead(d: DeadUpdate, ownSuspicion?: Suspicion): void {
     const id = this.directory.find(d.name);
     if (id === undefined) return;
-    const current = this.table.stateOf(id);
-    if (current === UNKNOWN || d.incarnation < this.table.incarnationOf(id)) return;
     if (id === this.selfId) {
-      if (this.lifecycle === 'running') this.refute(d.incarnation);
+      this.accusedSelf(d.incarnation);
       return;
     }
+    const current = this.table.stateOf(id);
+    if (current === UNKNOWN || d.incarnation < this.table.incarnationOf(id)) return;
     if (!overrides(DEAD, d.incarnation, current, this.table.incarnationOf(id))) return;
     const suspicion = ownSuspicion ?? this.suspicions.get(id);
     suspicion?.cancel();
@@ -711,6 +715,18 @@ export class SwimCore {
   /** @internal Phi of the silence of member `id`, 0 when never heard from or untracked. */
   phiOf(id: number): number {
     return this.detectors?.get(id)?.phi(this.now()) ?? 0;
+  }
+
+  /**
+   * Someone suspects this member or holds it dead at `incarnation`. At or above our own incarnation we
+   * refute. Below it, the accuser has not heard our refutation yet (it may have been lost, all its
+   * retransmissions with it, in a burst of loss): we announce ourselves again, so that the ack answering
+   * the accuser's probe carries it. Members leaving or stopped do neither.
+   */
+  private accusedSelf(incarnation: number): void {
+    if (this.lifecycle !== 'running') return;
+    if (incarnation >= this.ownIncarnation) this.refute(incarnation);
+    else this.enqueue(this.selfAlive(), this.selfId);
   }
 
   private refute(heardIncarnation: number): void {

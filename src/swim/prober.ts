@@ -36,6 +36,8 @@ const NOOP = (): void => {};
 export class Prober {
   private timer: Timer | undefined;
   private current: ProbeState | undefined;
+  /** A member whose probe just failed, probed again next period (see `finish`). */
+  private reprobe = -1;
   private readonly handlers = new Map<number, AckHandler>();
   private readonly helpers: number[] = [];
 
@@ -109,11 +111,16 @@ export class Prober {
     // The previous probe's period ends now: it is decided before the next probe starts.
     this.finish();
     const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
-    const target = core.order.next(
-      core.env.random,
-      (id) => core.isProbeable(id),
-      (id) => core.isGossipTarget(id),
-    );
+    const again = this.reprobe;
+    this.reprobe = -1;
+    const target =
+      again >= 0 && core.isProbeable(again)
+        ? again
+        : core.order.next(
+            core.env.random,
+            (id) => core.isProbeable(id),
+            (id) => core.isGossipTarget(id),
+          );
     if (target >= 0) this.probe(target);
     this.timer = core.env.clock.setTimer(intervalMs, () => this.tick());
   }
@@ -140,7 +147,7 @@ export class Prober {
       onNack: NOOP,
     });
     // Buddy system: a suspect learns of the suspicion from the probe itself and can refute at once.
-    const buddy = core.suspicionOf(target);
+    const buddy = core.accusationOf(target);
     const updates: Update[] = buddy === undefined ? [] : [buddy];
     const ping: Ping = { type: 'ping', seq, from: core.name, target: core.directory.nameOf(target), updates };
     this.send(core.directory.addressOf(target), ping);
@@ -164,6 +171,9 @@ export class Prober {
     // Lifeguard: nacks that did not come mean our own links or process are the problem.
     core.awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
     core.probeFailed(state.target);
+    // The suspicion just raised travels with the next probe of the suspect (buddy system), one period
+    // later rather than a round later: if it or the refutation is lost, the suspect still hears it directly.
+    this.reprobe = state.target;
   }
 
   private indirect(state: ProbeState): void {
