@@ -9,11 +9,58 @@ export { FixedTimeoutDetector, type FixedTimeoutOptions } from './detector/fixed
 export { PHI_FACTOR, phi } from './detector/phi.js';
 export { PhiAccrualDetector, type PhiAccrualOptions } from './detector/phi-accrual.js';
 export { DetectorRegistry } from './detector/registry.js';
-export { InvalidArgumentError, type InvalidOptionCode, InvalidOptionError } from './errors.js';
+export {
+  InvalidArgumentError,
+  type InvalidOptionCode,
+  InvalidOptionError,
+  type LifecycleCode,
+  LifecycleError,
+} from './errors.js';
 export type { Clock, Timer } from './runtime/clock.js';
 export { Random } from './runtime/random.js';
 export { createSystemClock, entropySeed, type SystemClockOptions, systemClock } from './runtime/system.js';
 export { VirtualClock, type VirtualClockOptions } from './runtime/virtual-clock.js';
+export type {
+  CrashFault,
+  FaultPlan,
+  FaultRequest,
+  PartitionFault,
+  PauseFault,
+  SlowCpuFault,
+} from './sim/faults.js';
+export { planFaults } from './sim/faults.js';
+export { lanNetwork, type NetworkModel } from './sim/network.js';
+export type { Quantiles, SimulationReport } from './sim/report.js';
+export { Simulation, type SimulationOptions } from './sim/simulation.js';
+export type { AdaptiveTimeoutOptions } from './swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from './swim/config.js';
+export {
+  META_BYTES_MAX,
+  type MemberInfo,
+  SwimCore,
+  type SwimCoreOptions,
+  type SwimCounters,
+} from './swim/core.js';
+export { MemberDirectory } from './swim/directory.js';
+export type { SwimEnvironment } from './swim/environment.js';
+export type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from './swim/events.js';
+export type { MemberStateName } from './swim/member-state.js';
+export type {
+  Ack,
+  AliveUpdate,
+  DeadUpdate,
+  Gossip,
+  MemberSnapshot,
+  Nack,
+  Packet,
+  Ping,
+  PingReq,
+  PushPull,
+  StreamMessage,
+  SuspectUpdate,
+  Update,
+  UserBroadcast,
+  UserPacket,
+} from './swim/messages.js';
 export { lan, local, type ProfileName, profiles, wan } from './swim/profiles.js';
 export { expectedTiming, type Timing } from './swim/timing.js';

@@ -324,3 +324,29 @@ describe('determinism', () => {
     expect(trace(43)).not.toEqual(a);
   });
 });
+
+describe('adaptive probe timeout (an option, off by default)', () => {
+  it('settles near the measured round trips and keeps accuracy at 10 percent loss', () => {
+    forSeeds(seeds(9500, 6), (seed) => {
+      const { sim, report } = simulate({
+        nodes: 30,
+        seconds: 60,
+        seed,
+        network: { loss: 0.1 },
+        adaptiveProbeTimeout: { phi: 3, minMs: 10 },
+      });
+      if (report.falsePositives.deaths !== 0) return `${report.falsePositives.deaths} false deaths`;
+      const timeouts = sim
+        .liveMembers()
+        .map((m) => sim.processes[m]?.core?.adaptiveTimeout?.timeoutMs() ?? Number.NaN);
+      // Round trips here are about 1 ms: the timeout sits at its 10 ms floor, far below the fixed 500 ms.
+      const worst = Math.max(...timeouts);
+      return worst <= 20 ? undefined : `a timeout of ${worst} ms`;
+    });
+  });
+
+  it('is off unless asked for', () => {
+    const { sim } = simulate({ nodes: 5, seconds: 5, seed: 1 });
+    expect(sim.processes[0]?.core?.adaptiveTimeout).toBeUndefined();
+  });
+});

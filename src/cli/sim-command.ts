@@ -62,13 +62,14 @@ export function runSimCommand(
   const faultCount = request.crash + (pause?.[0] ?? 0);
   if (faultCount > nodes - 2) {
     throw new UsageError(
-      `fdkit sim: ${faultCount} crashed and paused members leave too few of ${nodes} to watch`,
+      `fdkit sim: --crash plus the count of --pause must be at most --nodes − 2 (${nodes - 2}), got ${faultCount}`,
     );
   }
   // The fault schedule has its own stream, derived from the seed, so that it does not shift when the
   // protocol's use of randomness changes.
   const joiner = nodes - 1;
-  const faults = planFaults(request, nodes, seconds * 1000, new Random(seed + 0x9e3779b9), new Set([joiner]));
+  const faultSeed = new Random(seed).nextUint32() ^ 0x5f3759df;
+  const faults = planFaults(request, nodes, seconds * 1000, new Random(faultSeed >>> 0), new Set([joiner]));
   const wall = stopwatch();
   let lastProgress = 0;
   const simulation = new Simulation({

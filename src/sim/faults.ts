@@ -79,16 +79,18 @@ export function planFaults(
     : [];
   const partitions: PartitionFault[] = [];
   if (request.partition) {
-    const size = Math.round(members * request.partition.fraction);
-    const all = Array.from({ length: members }, (_, i) => i);
-    for (let i = all.length - 1; i > 0; i--) {
+    // The side is drawn from every member the plan may touch, independently of the crashes and pauses.
+    const candidates: number[] = [];
+    for (let i = 0; i < members; i++) if (!excluded.has(i)) candidates.push(i);
+    for (let i = candidates.length - 1; i > 0; i--) {
       const j = random.int(i + 1);
-      [all[i], all[j]] = [all[j]!, all[i]!];
+      [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
     }
+    const size = Math.min(candidates.length, Math.round(members * request.partition.fraction));
     partitions.push({
       atMs: at(),
       durationMs: request.partition.durationMs,
-      side: all.slice(0, size).sort((a, b) => a - b),
+      side: candidates.slice(0, size).sort((a, b) => a - b),
     });
   }
   return { crashes, pauses, partitions, slowCpus: [] };

@@ -61,7 +61,7 @@ export class SimProcess implements Clock {
 
   /** Delivers a datagram from `from`. */
   receivePacket(from: string, packet: Packet): void {
-    if (this.state === 'running' && this.slowMeanMs <= 0) {
+    if (this.state === 'running' && this.slowMeanMs <= 0 && !this.cpuBusy) {
       this.core?.handlePacket(from, packet);
       return;
     }
@@ -135,7 +135,8 @@ export class SimProcess implements Clock {
   }
 
   private execute(work: Work): void {
-    if (this.slowMeanMs <= 0) {
+    // A CPU back to normal still works off its backlog first, in order.
+    if (this.slowMeanMs <= 0 && !this.cpuBusy) {
       work();
       return;
     }
