@@ -10,6 +10,8 @@
  */
 
 interface Entry<T> {
+  /** Insertion order: a higher id is a newer update. */
+  readonly id: number;
   readonly key: number | undefined;
   readonly item: T;
   readonly bytes: number;
@@ -26,6 +28,7 @@ export class BroadcastQueue<T> {
   private readonly byKey = new Map<number, Entry<T>>();
   private readonly moved: Entry<T>[] = [];
   private count = 0;
+  private nextId = 0;
 
   /** @param bytesOf - encoded size of an item, charged against the packet budget */
   constructor(private readonly bytesOf: (item: T) => number) {}
@@ -44,7 +47,14 @@ export class BroadcastQueue<T> {
       const previous = this.byKey.get(key);
       if (previous !== undefined) this.drop(previous);
     }
-    const entry: Entry<T> = { key, item, bytes: this.bytesOf(item), transmits: 0, live: true };
+    const entry: Entry<T> = {
+      id: this.nextId++,
+      key,
+      item,
+      bytes: this.bytesOf(item),
+      transmits: 0,
+      live: true,
+    };
     if (key !== undefined) this.byKey.set(key, entry);
     this.bucket(0).push(entry);
     this.count++;
@@ -87,8 +97,8 @@ export class BroadcastQueue<T> {
       }
       this.compactIfStale(b);
     }
-    // Re-queued after the scan so that nothing is taken twice; oldest first, so the newest ends on top.
-    for (let i = moved.length - 1; i >= 0; i--) this.bucket(moved[i]!.transmits).push(moved[i]!);
+    // Re-queued after the scan, so that nothing is taken twice.
+    for (const entry of moved) this.insertByAge(this.bucket(entry.transmits), entry);
     moved.length = 0;
     return used;
   }
@@ -107,6 +117,18 @@ export class BroadcastQueue<T> {
       this.stale.push(0);
     }
     return this.buckets[transmits]!;
+  }
+
+  /**
+   * Puts `entry` where its age belongs, so that every bucket stays ordered oldest to newest and the newest
+   * is taken first. Entries reaching a transmit count together are mostly the newest there, so the
+   * search from the top is short.
+   */
+  private insertByAge(bucket: Entry<T>[], entry: Entry<T>): void {
+    let i = bucket.length;
+    while (i > 0 && bucket[i - 1]!.id > entry.id) i--;
+    if (i === bucket.length) bucket.push(entry);
+    else bucket.splice(i, 0, entry);
   }
 
   /** Removes a queued entry: it leaves a stale slot in its bucket. */

@@ -13,12 +13,16 @@ export function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    else if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(s.charCodeAt(i + 1))) {
       bytes += 4; // a surrogate pair: one 4-byte code point
       i++;
-    } else bytes += 3;
+    } else bytes += 3; // other BMP characters, and lone surrogates (encoded as U+FFFD, 3 bytes)
   }
   return bytes;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff; // NaN past the end of the string is not
 }
 
 /** MessagePack size of a string. */

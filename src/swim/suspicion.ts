@@ -34,6 +34,7 @@ export class Suspicion {
   /** Members that raised or confirmed the suspicion, the first accuser included (at most k + 1). */
   readonly accusers: string[];
   private confirmationCount = 0;
+  private cancelled = false;
   private timer: Timer;
   private timerDueMs: number;
   private readonly startMs: number;
@@ -72,7 +73,8 @@ export class Suspicion {
    * (which is then worth gossiping on); the timer is shortened accordingly.
    */
   confirm(from: string): boolean {
-    if (this.confirmationCount >= this.expected || this.accusers.includes(from)) return false;
+    if (this.cancelled || this.confirmationCount >= this.expected || this.accusers.includes(from))
+      return false;
     this.accusers.push(from);
     this.confirmationCount++;
     const deadline = this.startMs + this.currentTimeoutMs();
@@ -94,6 +96,7 @@ export class Suspicion {
 
   /** Stops the timer: the member refuted the suspicion, or was declared dead otherwise. */
   cancel(): void {
+    this.cancelled = true;
     this.timer.cancel();
   }
 }

@@ -13,7 +13,7 @@ export class ViewStorage {
   order!: Int32Array;
 
   constructor(capacity = 16) {
-    this.allocate(capacity);
+    this.allocate(Math.max(1, capacity));
   }
 
   /** Number of ids the arrays hold. */
