@@ -97,8 +97,9 @@ export class BroadcastQueue<T> {
       }
       this.compactIfStale(b);
     }
-    // Re-queued after the scan, so that nothing is taken twice.
-    for (const entry of moved) this.insertByAge(this.bucket(entry.transmits), entry);
+    // Re-queued after the scan, so that nothing is taken twice; oldest first (the scan took them newest
+    // first), so that each one usually lands on top without a search.
+    for (let i = moved.length - 1; i >= 0; i--) this.insertByAge(this.bucket(moved[i]!.transmits), moved[i]!);
     moved.length = 0;
     return used;
   }

@@ -34,6 +34,7 @@ import {
 import { MemberTable } from './member-table.js';
 import {
   arrayHeaderBytes,
+  packetBaseBytes,
   packetBytes,
   pushPullBaseBytes,
   snapshotEntryBytes,
@@ -391,7 +392,7 @@ export class SwimCore {
   sendPacket(address: string, packet: Packet): void {
     const updates = packet.updates as Update[];
     const before = updates.length;
-    let bytes = packetBytes(packet);
+    let bytes = before === 0 ? packetBaseBytes(packet) + 1 : packetBytes(packet);
     if (this.queue.length > 0) {
       // Room for the update array header to grow from one byte to three.
       bytes += this.queue.take(this.config.packetBytesMax - bytes - 2, 0, this.retransmitLimit(), updates);

@@ -18,8 +18,11 @@ export class Gossiper {
   private timer: Timer | undefined;
   private phaseMs = 0;
   private readonly targets: number[] = [];
+  private readonly isTarget: (id: number) => boolean;
 
-  constructor(private readonly core: SwimCore) {}
+  constructor(private readonly core: SwimCore) {
+    this.isTarget = (id) => core.isGossipTarget(id);
+  }
 
   start(): void {
     this.phaseMs = this.core.now() + this.core.env.random.next() * this.core.config.gossipIntervalMs;
@@ -51,7 +54,7 @@ export class Gossiper {
       const targets = core.order.randomMembers(
         core.config.gossipNodes,
         core.env.random,
-        (id) => core.isGossipTarget(id),
+        this.isTarget,
         this.targets,
       );
       for (const id of targets) {

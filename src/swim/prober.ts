@@ -40,8 +40,14 @@ export class Prober {
   private reprobe = -1;
   private readonly handlers = new Map<number, AckHandler>();
   private readonly helpers: number[] = [];
+  // Predicates for the probe list, made once rather than a closure per tick.
+  private readonly probeable: (id: number) => boolean;
+  private readonly keep: (id: number) => boolean;
 
-  constructor(private readonly core: SwimCore) {}
+  constructor(private readonly core: SwimCore) {
+    this.probeable = (id) => core.isProbeable(id);
+    this.keep = (id) => core.isGossipTarget(id);
+  }
 
   start(): void {
     const { clock, random } = this.core.env;
@@ -116,11 +122,7 @@ export class Prober {
     const target =
       again >= 0 && core.isProbeable(again)
         ? again
-        : core.order.next(
-            core.env.random,
-            (id) => core.isProbeable(id),
-            (id) => core.isGossipTarget(id),
-          );
+        : core.order.next(core.env.random, this.probeable, this.keep);
     if (target >= 0) this.probe(target);
     this.timer = core.env.clock.setTimer(intervalMs, () => this.tick());
   }
