@@ -50,7 +50,7 @@ export type {
   AliveUpdate,
   DeadUpdate,
   Gossip,
-  MemberSnapshot,
+  MemberList,
   Nack,
   Packet,
   Ping,

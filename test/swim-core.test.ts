@@ -714,7 +714,14 @@ describe('SwimCore: misuse', () => {
     core.start();
     core.stop();
     core.handlePacket('x:1', { type: 'gossip', from: 'x', updates: [] });
-    core.handleStream('x:1', { type: 'push-pull', from: 'x', join: true, reply: false, members: [] });
+    const members = {
+      names: [],
+      addresses: [],
+      incarnations: new Uint32Array(0),
+      states: new Uint8Array(0),
+      metas: [],
+    };
+    core.handleStream('x:1', { type: 'push-pull', from: 'x', join: true, reply: false, members });
     expect(core.counters.packetsReceived).toBe(0);
     expect(core.counters.streamsSent).toBe(0);
   });

@@ -54,6 +54,16 @@ describe('tidy', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('the protocol layers import nothing from Node: no network, no timers, no wall time', () => {
+    const offenders: string[] = [];
+    for (const layer of ['detector', 'swim', 'sim']) {
+      for (const file of sourceFiles(join(ROOT, 'src', layer))) {
+        if (/from\s+'node:/.test(code(file))) offenders.push(relative(ROOT, file));
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('no source file uses the any type', () => {
     const offenders = sourceFiles(join(ROOT, 'src'))
       .filter((file) => /(:\s*any\b|as any\b|<any>)/.test(code(file)))

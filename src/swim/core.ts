@@ -43,7 +43,7 @@ import {
 import type {
   AliveUpdate,
   DeadUpdate,
-  MemberSnapshot,
+  MemberList,
   Packet,
   StreamMessage,
   SuspectUpdate,
@@ -404,26 +404,32 @@ export class SwimCore {
 
   /** @internal Sends this member's full state to `address`, as a request (`reply` false) or a reply. */
   sendPushPull(address: string, join: boolean, reply: boolean): void {
-    const members: MemberSnapshot[] = [];
-    let bytes = 0;
     const { directory, table } = this;
-    for (let id = 0; id < directory.size; id++) {
+    const count = table.known;
+    const names: string[] = new Array(count);
+    const addresses: string[] = new Array(count);
+    const incarnations = new Uint32Array(count);
+    const states = new Uint8Array(count);
+    const metas: Uint8Array[] = new Array(count);
+    let bytes = 0;
+    let i = 0;
+    for (let id = 0; id < directory.size && i < count; id++) {
       const state = table.stateOf(id);
       if (state === UNKNOWN) continue;
       const incarnation = table.incarnationOf(id);
       const meta = table.metadataOf(id) ?? EMPTY;
       bytes += snapshotEntryBytes(directory.nameAndAddressBytes(id), incarnation, meta);
-      members.push({
-        name: directory.nameOf(id),
-        address: directory.addressOf(id),
-        incarnation,
-        state: stateName(state),
-        meta,
-      });
+      names[i] = directory.nameOf(id);
+      addresses[i] = directory.addressOf(id);
+      incarnations[i] = incarnation;
+      states[i] = state;
+      metas[i] = meta;
+      i++;
     }
+    const members: MemberList = { names, addresses, incarnations, states, metas };
     const message: StreamMessage = { type: 'push-pull', from: this.name, join, reply, members };
     this.counters.streamsSent++;
-    this.env.sendStream(address, message, bytes + pushPullBaseBytes(this.name, members.length));
+    this.env.sendStream(address, message, bytes + pushPullBaseBytes(this.name, count));
   }
 
   private retransmitLimit(): number {
@@ -661,35 +667,35 @@ export class SwimCore {
   }
 
   /** @internal Merges a member list received in a state exchange; `from` is the member that sent it. */
-  merge(members: readonly MemberSnapshot[], from: string): void {
+  merge(members: MemberList, from: string): void {
     const { directory, table } = this;
+    const { names, addresses, incarnations, states, metas } = members;
     const contested: number[] = [];
-    for (const m of members) {
+    const count = Math.min(names.length, addresses.length, incarnations.length, states.length, metas.length);
+    for (let i = 0; i < count; i++) {
+      const name = names[i]!;
+      const incarnation = incarnations[i]!;
+      const state = states[i]!;
       // Most of a state exchange repeats what this member holds: skip those entries cheaply.
-      const id = directory.find(m.name);
-      if (id !== undefined && id !== this.selfId && m.state === 'alive') {
+      const id = directory.find(name);
+      if (id !== undefined && id !== this.selfId && state === ALIVE) {
         const current = table.stateOf(id);
-        if ((current === ALIVE || current === SUSPECT) && table.incarnationOf(id) >= m.incarnation) continue;
-        if (current === DEAD && table.incarnationOf(id) === m.incarnation) contested.push(id);
+        if ((current === ALIVE || current === SUSPECT) && table.incarnationOf(id) >= incarnation) continue;
+        if (current === DEAD && table.incarnationOf(id) === incarnation) contested.push(id);
       }
-      switch (m.state) {
-        case 'alive':
-          this.applyAlive({
-            kind: 'alive',
-            name: m.name,
-            address: m.address,
-            incarnation: m.incarnation,
-            meta: m.meta,
-          });
+      switch (state) {
+        case ALIVE:
+          this.applyAlive({ kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! });
           break;
-        case 'left':
-          this.applyDead({ kind: 'dead', name: m.name, incarnation: m.incarnation, from: m.name });
+        case LEFT:
+          this.applyDead({ kind: 'dead', name, incarnation, from: name });
           break;
-        default:
+        case SUSPECT:
+        case DEAD:
           // memberlist's rule: a death we did not witness becomes a suspicion here, which the member
           // can still refute, instead of a death propagated on hearsay.
-          if (id === undefined) break;
-          this.applySuspect({ kind: 'suspect', name: m.name, incarnation: m.incarnation, from });
+          if (id !== undefined) this.applySuspect({ kind: 'suspect', name, incarnation, from });
+          break;
       }
     }
     if (contested.length > 0) this.noticeContested(contested);

@@ -3,7 +3,6 @@
  * the simulator passes them by reference. Members are named by their unique name; addresses are opaque
  * strings that the transport understands (`host:port` over UDP).
  */
-import type { MemberStateName } from './member-state.js';
 
 /** A member announces (or someone relays) that it is alive at an incarnation, with its metadata. */
 export interface AliveUpdate {
@@ -95,13 +94,18 @@ export interface UserPacket {
 /** Everything sent as one datagram. */
 export type Packet = Ping | PingReq | Ack | Nack | Gossip | UserPacket;
 
-/** One member as a full state exchange describes it. */
-export interface MemberSnapshot {
-  readonly name: string;
-  readonly address: string;
-  readonly incarnation: number;
-  readonly state: MemberStateName;
-  readonly meta: Uint8Array;
+/**
+ * The members a full state exchange describes, one column per field (entry i of every column is one
+ * member): a state exchange in a large cluster carries tens of thousands of members, and columns cost a
+ * handful of allocations where an object per member would cost one each.
+ */
+export interface MemberList {
+  readonly names: readonly string[];
+  readonly addresses: readonly string[];
+  readonly incarnations: Uint32Array;
+  /** State codes: 0 alive, 1 suspect, 2 dead, 3 left. */
+  readonly states: Uint8Array;
+  readonly metas: readonly Uint8Array[];
 }
 
 /** Full state exchange (anti-entropy), over a stream; `reply` marks the answer to a request. */
@@ -110,7 +114,7 @@ export interface PushPull {
   readonly from: string;
   readonly join: boolean;
   readonly reply: boolean;
-  readonly members: readonly MemberSnapshot[];
+  readonly members: MemberList;
 }
 
 /** Everything sent over a stream. */
