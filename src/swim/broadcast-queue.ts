@@ -121,15 +121,23 @@ export class BroadcastQueue<T> {
   }
 
   /**
-   * Puts `entry` where its age belongs, so that every bucket stays ordered oldest to newest and the newest
-   * is taken first. Entries reaching a transmit count together are mostly the newest there, so the
-   * search from the top is short.
+   * Puts `entry` where its age belongs, so that every bucket stays ordered oldest to newest (stale slots
+   * included, as they keep their ids) and the newest is taken first. A binary search finds the place.
    */
   private insertByAge(bucket: Entry<T>[], entry: Entry<T>): void {
-    let i = bucket.length;
-    while (i > 0 && bucket[i - 1]!.id > entry.id) i--;
-    if (i === bucket.length) bucket.push(entry);
-    else bucket.splice(i, 0, entry);
+    const n = bucket.length;
+    if (n === 0 || bucket[n - 1]!.id < entry.id) {
+      bucket.push(entry);
+      return;
+    }
+    let lo = 0;
+    let hi = n - 1; // bucket[hi].id > entry.id
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bucket[mid]!.id > entry.id) hi = mid;
+      else lo = mid + 1;
+    }
+    bucket.splice(lo, 0, entry);
   }
 
   /** Removes a queued entry: it leaves a stale slot in its bucket. */
@@ -149,7 +157,8 @@ export class BroadcastQueue<T> {
 
   private compactIfStale(b: number): void {
     const bucket = this.buckets[b]!;
-    if (this.stale[b]! * 2 <= bucket.length) return;
+    // Stale slots are skipped on every scan: sweep once they are a quarter of the bucket.
+    if (this.stale[b]! * 4 <= bucket.length) return;
     let kept = 0;
     for (const entry of bucket) if (entry.live && entry.transmits === b) bucket[kept++] = entry;
     bucket.length = kept;

@@ -554,7 +554,7 @@ export class SwimCore {
   }
 
   /** @internal */
-  applyAlive(a: AliveUpdate): void {
+  applyAlive(a: AliveUpdate, quiet = false): void {
     if (a.name === this.name) {
       // Our own statement coming back is news only if someone claims a newer or different life of ours.
       if (
@@ -572,7 +572,7 @@ export class SwimCore {
       this.table.set(id, ALIVE, a.incarnation, now);
       this.table.setMetadata(id, a.meta);
       this.order.add(id, this.env.random);
-      this.enqueue(a, id);
+      if (!quiet) this.enqueue(a, id);
       this.emitMember('alive', id, 'unknown', 'joined');
       return;
     }
@@ -671,6 +671,9 @@ export class SwimCore {
     const { directory, table } = this;
     const { names, addresses, incarnations, states, metas } = members;
     const contested: number[] = [];
+    // A member that knew nobody is joining: what it learns here is old news to the cluster, and
+    // gossiping every member back to it would cost retransmitLimit × n updates for nothing.
+    const joining = table.known <= 1;
     const count = Math.min(names.length, addresses.length, incarnations.length, states.length, metas.length);
     for (let i = 0; i < count; i++) {
       const name = names[i]!;
@@ -685,7 +688,10 @@ export class SwimCore {
       }
       switch (state) {
         case ALIVE:
-          this.applyAlive({ kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! });
+          this.applyAlive(
+            { kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! },
+            joining,
+          );
           break;
         case LEFT:
           this.applyDead({ kind: 'dead', name, incarnation, from: name });
