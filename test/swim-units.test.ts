@@ -799,16 +799,20 @@ describe('ProbeOrder', () => {
     const { order, storage, random } = listed([3, 9, 20]);
     const before = Array.from(storage.order.subarray(0, order.size));
     for (const id of [3, 9, 20, 9]) order.add(id, random);
-    order.append(20);
+    const alive = new Uint8Array(21);
+    alive[20] = 1;
+    order.appendAll(21, alive, 1);
     expect(order.size).toBe(3);
     expect(Array.from(storage.order.subarray(0, order.size))).toEqual(before);
   });
 
-  it('append() and shuffleRest() give a permutation of the appended ids', () => {
+  it('appendAll() and shuffleRest() give a permutation of the marked ids', () => {
     const storage = new ViewStorage(2);
     const order = new ProbeOrder(storage);
-    for (const id of ids) order.append(id);
-    order.append(3);
+    const marked = new Uint8Array(Math.max(...ids) + 1);
+    for (const id of ids) marked[id] = 1;
+    order.appendAll(marked.length, marked, 1);
+    order.appendAll(marked.length, marked, 1); // a second pass adds nothing: all are listed
     expect(order.size).toBe(10);
     order.shuffleRest(new Random(5));
     const random = new Random(6);
@@ -931,17 +935,11 @@ describe('MemberTable', () => {
     expect(STATES.map((s) => table.count(s))).toEqual([26, 25, 25, 25]);
   });
 
-  it('assumeAlive marks unknown ids alive, skipping known and skipped ones', () => {
+  it('assumeAlive marks unknown ids alive, skipping known and excluded ones', () => {
     const table = new MemberTable(new ViewStorage(2));
     table.set(1, DEAD, 9, 0);
-    const added: number[] = [];
-    table.assumeAlive(
-      6,
-      4,
-      (id) => id === 3,
-      (id) => added.push(id),
-    );
-    expect(added).toEqual([0, 2, 4, 5]);
+    table.assumeAlive(6, 4, [3]);
+    expect([0, 2, 4, 5].map((id) => table.stateOf(id))).toEqual([ALIVE, ALIVE, ALIVE, ALIVE]);
     expect(table.stateOf(1)).toBe(DEAD);
     expect(table.stateOf(3)).toBe(UNKNOWN);
     expect(table.incarnationOf(4)).toBe(4);
@@ -1109,5 +1107,33 @@ describe('message sizes', () => {
         arrayHeaderBytes(p.updates.length) +
         p.updates.reduce((s, u) => s + updateBytes(u), 0),
     );
+  });
+});
+
+describe('ViewStorage', () => {
+  it('keeps every id when the probe list outgrows 16-bit slots', () => {
+    const storage = new ViewStorage(4);
+    const order = new ProbeOrder(storage);
+    const random = new Random(5);
+    const ids = [0, 1, 65_535, 65_536, 70_000, 131_071];
+    for (const id of ids) order.add(id, random);
+    expect(storage.order).toBeInstanceOf(Int32Array);
+    const seen: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      seen.push(
+        order.next(
+          random,
+          () => true,
+          () => true,
+        ),
+      );
+    }
+    expect(seen.sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('uses 16-bit probe slots while ids fit', () => {
+    const storage = new ViewStorage(10_000);
+    expect(storage.order).toBeInstanceOf(Uint16Array);
+    expect(storage.capacity).toBe(10_000);
   });
 });

@@ -150,7 +150,7 @@ export class Simulation {
     for (let i = 0; i < nodes; i++) {
       if (i === this.joiner) continue;
       const core = this.createCore(i);
-      core.assumeDirectoryMembers(startIncarnation, (id) => id === this.joiner);
+      core.assumeDirectoryMembers(startIncarnation, this.joiner >= 0 ? [this.joiner] : []);
       this.processes[i]!.core = core;
       core.start();
     }

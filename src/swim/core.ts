@@ -447,19 +447,16 @@ export class SwimCore {
   }
 
   /**
-   * Makes every member of the directory known as alive at `incarnation`, except those `skip` names,
+   * Makes every member of the directory known as alive at `incarnation`, except those in `excluded`,
    * without events or gossip: the simulator's warm start of a formed cluster, which would otherwise cost
    * a full state exchange per member.
    */
-  assumeDirectoryMembers(incarnation: number, skip: (id: number) => boolean): void {
+  assumeDirectoryMembers(incarnation: number, excluded: readonly number[]): void {
     const size = this.directory.size;
     this.storage.reserve(size);
-    this.table.assumeAlive(
-      size,
-      incarnation,
-      (id) => id === this.selfId || skip(id),
-      (id) => this.order.append(id),
-    );
+    const skip = [...excluded, this.selfId].sort((a, b) => a - b);
+    this.table.assumeAlive(size, incarnation, skip);
+    this.order.appendAll(size, this.storage.states, ALIVE);
     this.order.shuffleRest(this.env.random);
   }
 

@@ -72,25 +72,26 @@ export class MemberTable {
   }
 
   /**
-   * Marks every id below `size` alive at `incarnation`, except those `skip` names and those already
-   * known, with native fills rather than a call per member (the simulator's warm start of 10,000 views).
-   * Returns the ids it added, in order, through `added`.
+   * Marks every unknown id below `size` alive at `incarnation`, except the ids in `excluded` (sorted
+   * ascending), in tight loops rather than a call per member: the simulator's warm start of 10,000 views
+   * of 10,000 members.
    */
-  assumeAlive(
-    size: number,
-    incarnation: number,
-    skip: (id: number) => boolean,
-    added: (id: number) => void,
-  ): void {
+  assumeAlive(size: number, incarnation: number, excluded: readonly number[]): void {
     this.storage.ensure(size);
     const { states, incarnations } = this.storage;
-    for (let id = 0; id < size; id++) {
-      if (states[id] !== UNKNOWN || skip(id)) continue;
-      states[id] = ALIVE;
-      incarnations[id] = incarnation;
-      this.counts[ALIVE]!++;
-      added(id);
+    let added = 0;
+    let from = 0;
+    for (let e = 0; e <= excluded.length; e++) {
+      const to = Math.min(size, e < excluded.length ? excluded[e]! : size);
+      for (let id = from; id < to; id++) {
+        if (states[id] !== UNKNOWN) continue;
+        states[id] = ALIVE;
+        incarnations[id] = incarnation;
+        added++;
+      }
+      from = to + 1;
     }
+    this.counts[ALIVE]! += added;
   }
 
   setMetadata(id: number, meta: Uint8Array): void {

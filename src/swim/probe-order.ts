@@ -29,14 +29,20 @@ export class ProbeOrder {
   }
 
   /**
-   * Appends `id` unless listed, without choosing a random position: for filling a whole list at once,
-   * followed by {@link ProbeOrder.shuffleRest}, which is O(n) where n random insertions would cost more.
+   * Appends, unshuffled, every id below `size` that `state` marks with `code` and that is not listed yet:
+   * for filling a whole list at once, followed by {@link ProbeOrder.shuffleRest}, which is O(n) where n
+   * random insertions would cost more.
    */
-  append(id: number): void {
-    if (this.has(id)) return;
-    this.storage.ensure(id + 1);
-    this.storage.listed[id] = 1;
-    this.storage.order[this.length++] = id;
+  appendAll(size: number, state: Uint8Array, code: number): void {
+    this.storage.ensure(size);
+    const { listed, order } = this.storage;
+    let length = this.length;
+    for (let id = 0; id < size; id++) {
+      if (state[id] !== code || listed[id] === 1) continue;
+      listed[id] = 1;
+      order[length++] = id;
+    }
+    this.length = length;
   }
 
   /** Shuffles the part of the list that the current round has not reached yet. */
