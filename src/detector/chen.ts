@@ -17,7 +17,7 @@ import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
-import { checkHeartbeatTimestamp, checkTimestamp, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
 
 /** Options of {@link ChenDetector}. */
 export interface ChenOptions {
@@ -34,8 +34,6 @@ export interface ChenOptions {
 }
 
 const OWNER = 'ChenDetector';
-/** Upper bound of duration options: a year. */
-const MAX_DURATION_MS = 31_536_000_000;
 
 /**
  * Chen's estimator of the next heartbeat arrival plus a constant safety margin.

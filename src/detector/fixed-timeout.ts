@@ -6,7 +6,7 @@ import { checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
-import { checkHeartbeatTimestamp, checkTimestamp, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
 
 /** Options of {@link FixedTimeoutDetector}. */
 export interface FixedTimeoutOptions {
@@ -39,7 +39,7 @@ export class FixedTimeoutDetector implements FailureDetector {
     this.threshold = checkNumber(OWNER, 'timeoutMs', options.timeoutMs ?? 5000, {
       min: 0,
       minExclusive: true,
-      max: 31_536_000_000,
+      max: MAX_DURATION_MS,
     });
     this.clock = options.clock ?? systemClock;
   }

@@ -26,7 +26,7 @@ import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
 import { exponentialPhiUnchecked, normalPhiUnchecked } from './phi.js';
-import { checkHeartbeatTimestamp, checkTimestamp, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
 
 /** Options of {@link PhiAccrualDetector}; every field has Akka's cluster default. */
 export interface PhiAccrualOptions {
@@ -47,8 +47,6 @@ export interface PhiAccrualOptions {
 }
 
 const OWNER = 'PhiAccrualDetector';
-/** Upper bound of duration options: a year, far beyond any heartbeat setting, and far from overflow. */
-const MAX_DURATION_MS = 31_536_000_000;
 /** Phi of a silence exactly as long as the (shifted) mean: half the heartbeats come later. */
 const LOG10_2 = Math.log10(2);
 const KNOWN_OPTIONS = [

@@ -7,6 +7,9 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 
+/** Upper bound of every duration option of the detectors: a year, far beyond any heartbeat setting. */
+export const MAX_DURATION_MS = 31_536_000_000;
+
 /** Largest timestamp magnitude a detector accepts: 2^53 − 1 ms, some 285,000 years. */
 export const MAX_TIMESTAMP_MS = Number.MAX_SAFE_INTEGER;
 

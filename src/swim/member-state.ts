@@ -24,11 +24,6 @@ export function stateName(code: StateCode): MemberStateName {
   return NAMES[code]!;
 }
 
-/** The state code of a public name. */
-export function stateCode(name: MemberStateName): StateCode {
-  return NAMES.indexOf(name) as StateCode;
-}
-
 /**
  * Whether a statement `(incoming, incomingIncarnation)` about a member overrides what the local view holds,
  * `(current, currentIncarnation)`:
