@@ -73,26 +73,29 @@ export class Prober {
   /** Acts as the helper of a ping-req: probes the target and relays its ack, or a nack on silence. */
   handlePingReq(fromAddress: string, req: PingReq): void {
     const core = this.core;
-    const seq = core.nextSeq();
-    const timer = core.env.clock.setTimer(core.config.probeTimeoutMs, () => {
-      this.handlers.delete(seq);
-      if (!req.nack || !core.isRunning) return;
-      core.counters.nacksSent++;
-      this.send(fromAddress, { type: 'nack', seq: req.seq, from: core.name, updates: [] });
-    });
-    this.handlers.set(seq, {
-      onAck: () => {
-        timer.cancel();
-        this.handlers.delete(seq);
+    this.pingAddress(req.targetAddress, req.target, core.config.probeTimeoutMs, (acked) => {
+      if (acked) {
         this.send(fromAddress, { type: 'ack', seq: req.seq, from: core.name, updates: [] });
-      },
-      onNack: NOOP,
+      } else if (req.nack && core.isRunning) {
+        core.counters.nacksSent++;
+        this.send(fromAddress, { type: 'nack', seq: req.seq, from: core.name, updates: [] });
+      }
     });
-    this.send(req.targetAddress, { type: 'ping', seq, from: core.name, target: req.target, updates: [] });
   }
 
   /** Pings member `id` once, outside the probe cycle; `done` learns whether it answered in time. */
   pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
+    const { directory } = this.core;
+    this.pingAddress(directory.addressOf(id), directory.nameOf(id), timeoutMs, done);
+  }
+
+  /** One ping outside the probe cycle: `done(true)` on the ack, `done(false)` after `timeoutMs` without. */
+  private pingAddress(
+    address: string,
+    target: string,
+    timeoutMs: number,
+    done: (acked: boolean) => void,
+  ): void {
     const core = this.core;
     const seq = core.nextSeq();
     const timer = core.env.clock.setTimer(timeoutMs, () => {
@@ -107,8 +110,7 @@ export class Prober {
       },
       onNack: NOOP,
     });
-    const target = core.directory.nameOf(id);
-    this.send(core.directory.addressOf(id), { type: 'ping', seq, from: core.name, target, updates: [] });
+    this.send(address, { type: 'ping', seq, from: core.name, target, updates: [] });
   }
 
   private tick(): void {
