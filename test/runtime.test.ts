@@ -70,6 +70,22 @@ describe('VirtualClock', () => {
     expect(fired.length).toBeLessThan(4200);
     for (let i = 1; i < fired.length; i++) expect(fired[i]!).toBeGreaterThanOrEqual(fired[i - 1]!);
   });
+
+  it('setTimerWith passes its arguments and keeps the order of setTimer', () => {
+    const clock = new VirtualClock();
+    const log: string[] = [];
+    const record = (name: string, n: number, flag: boolean): void => {
+      log.push(`${name}${n}${flag ? '!' : ''}@${clock.now()}`);
+    };
+    clock.setTimerWith(10, record, 'a', 1, true);
+    clock.setTimer(10, () => log.push(`b@${clock.now()}`));
+    const cancelled = clock.setTimerWith(5, record, 'c', 2, false);
+    clock.setTimerWith(5, record, 'd', 3, false);
+    cancelled.cancel();
+    clock.advance(20);
+    expect(log).toEqual(['d3@5', 'a1!@10', 'b@10']);
+    expect(() => clock.setTimerWith(Number.NaN, record, 'e', 0, false)).toThrow(/NaN/);
+  });
 });
 
 describe('system clock', () => {

@@ -33,7 +33,7 @@ import {
 import type { Packet, Update } from '../src/swim/messages.js';
 import { ProbeOrder } from '../src/swim/probe-order.js';
 import { Suspicion, suspicionTimeoutMs } from '../src/swim/suspicion.js';
-import { ViewStorage } from '../src/swim/view-storage.js';
+import { PAGE_SIZE, ViewBaseline, ViewStorage } from '../src/swim/view-storage.js';
 
 const SEED = 20_240_611;
 const RUNS = 300;
@@ -799,7 +799,7 @@ describe('ProbeOrder', () => {
     for (const id of [3, 9, 20, 9]) order.add(id, random);
     const alive = new Uint8Array(21);
     alive[20] = 1;
-    order.appendAll(21, alive, 1);
+    order.appendAll(21, (id) => alive[id] === 1);
     expect(order.size).toBe(3);
     expect(Array.from(storage.order.subarray(0, order.size))).toEqual(before);
   });
@@ -809,8 +809,8 @@ describe('ProbeOrder', () => {
     const order = new ProbeOrder(storage);
     const marked = new Uint8Array(Math.max(...ids) + 1);
     for (const id of ids) marked[id] = 1;
-    order.appendAll(marked.length, marked, 1);
-    order.appendAll(marked.length, marked, 1); // a second pass adds nothing: all are listed
+    order.appendAll(marked.length, (id) => marked[id] === 1);
+    order.appendAll(marked.length, (id) => marked[id] === 1); // a second pass adds nothing: all are listed
     expect(order.size).toBe(10);
     order.shuffleRest(new Random(5));
     const random = new Random(6);
@@ -942,6 +942,61 @@ describe('MemberTable', () => {
     expect(table.stateOf(3)).toBe(UNKNOWN);
     expect(table.incarnationOf(4)).toBe(4);
     expect(table.count(ALIVE)).toBe(4);
+  });
+
+  it('views adopting one baseline share its pages until they write, and never write through it', () => {
+    const size = 3 * PAGE_SIZE + 5; // a partial last page
+    const baseline = new ViewBaseline(size, ALIVE, 7);
+    const a = new ViewStorage();
+    const b = new ViewStorage();
+    const tableA = new MemberTable(a);
+    const tableB = new MemberTable(b);
+    tableA.adoptBaseline(baseline, [2, size - 1]);
+    tableB.adoptBaseline(baseline, []);
+    expect(tableA.count(ALIVE)).toBe(size - 2);
+    expect(tableB.count(ALIVE)).toBe(size);
+    expect([tableA.stateOf(2), tableA.stateOf(size - 1), tableA.stateOf(size)]).toEqual([
+      UNKNOWN,
+      UNKNOWN,
+      UNKNOWN,
+    ]);
+    expect([a.isListed(2), a.isListed(3), b.isListed(2), b.isListed(size)]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    // A write in one view copies its page: the other view and the baseline keep what they had.
+    tableA.set(PAGE_SIZE + 1, DEAD, 9, 0);
+    expect([tableA.stateOf(PAGE_SIZE + 1), tableA.incarnationOf(PAGE_SIZE + 1)]).toEqual([DEAD, 9]);
+    expect([tableB.stateOf(PAGE_SIZE + 1), tableB.incarnationOf(PAGE_SIZE + 1)]).toEqual([ALIVE, 7]);
+    expect(baseline.states[1]![1]).toBe(ALIVE);
+    expect(baseline.incarnations[1]![1]).toBe(7);
+    // The rest of the copied page came along.
+    expect(tableA.incarnationOf(PAGE_SIZE + 2)).toBe(7);
+    // Growing past the baseline keeps everything and adds unknown ids.
+    tableB.set(size + 200, SUSPECT, 3, 0);
+    expect([tableB.stateOf(size - 1), tableB.stateOf(size + 199), tableB.stateOf(size + 200)]).toEqual([
+      ALIVE,
+      UNKNOWN,
+      SUSPECT,
+    ]);
+    expect(() => tableB.adoptBaseline(baseline, [])).toThrow(/must be empty/);
+  });
+
+  it('listFlagged() lists exactly the flagged ids of an adopted baseline', () => {
+    const storage = new ViewStorage();
+    new MemberTable(storage).adoptBaseline(new ViewBaseline(300, ALIVE, 1), [0, 150, 299]);
+    const order = new ProbeOrder(storage);
+    const all = (): boolean => true;
+    order.listFlagged(300);
+    expect(order.size).toBe(297);
+    order.shuffleRest(new Random(4));
+    const random = new Random(5);
+    const seen = new Set<number>();
+    for (let i = 0; i < 297; i++) seen.add(order.next(random, all, all));
+    expect(seen.size).toBe(297);
+    for (const id of [0, 150, 299]) expect(seen.has(id)).toBe(false);
   });
 });
 

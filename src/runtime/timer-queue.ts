@@ -8,13 +8,24 @@
  */
 import type { Timer } from './clock.js';
 
+/** A callback of up to three arguments, stored with them so that scheduling needs no closure. */
+export type TimerCallback = (a: unknown, b: unknown, c: unknown) => void;
+
 /** One scheduled callback; it is also the handle returned to the caller. */
 export class QueuedTimer implements Timer {
   cancelled = false;
   constructor(
     readonly dueMs: number,
-    readonly callback: () => void,
+    readonly callback: TimerCallback,
+    readonly a: unknown,
+    readonly b: unknown,
+    readonly c: unknown,
   ) {}
+
+  /** Runs the callback with its arguments. */
+  fire(): void {
+    this.callback(this.a, this.b, this.c);
+  }
 
   cancel(): void {
     this.cancelled = true;
@@ -33,8 +44,8 @@ export class TimerQueue {
     return this.length;
   }
 
-  push(dueMs: number, callback: () => void): QueuedTimer {
-    const timer = new QueuedTimer(dueMs, callback);
+  push(dueMs: number, callback: TimerCallback, a?: unknown, b?: unknown, c?: unknown): QueuedTimer {
+    const timer = new QueuedTimer(dueMs, callback, a, b, c);
     const seq = this.nextSeq++;
     if (this.length === this.due.length) this.grow();
     const { timers, due, seqs } = this;

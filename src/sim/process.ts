@@ -53,10 +53,16 @@ export class SimProcess implements Clock {
   }
 
   setTimer(delayMs: number, callback: () => void): Timer {
-    const generation = this.generation;
-    return this.clock.setTimer(delayMs, () => {
-      if (generation === this.generation) this.run(callback, false);
-    });
+    return this.clock.setTimerWith(delayMs, SimProcess.fireTimer, this, callback, this.generation);
+  }
+
+  private static fireTimer(process: SimProcess, callback: Work, generation: number): void {
+    if (generation === process.generation) process.run(callback, false);
+  }
+
+  /** Delivers a datagram from `from`: the simulator's callback for a packet in flight. */
+  static receivePacket(process: SimProcess, from: string, packet: Packet): void {
+    process.receivePacket(from, packet);
   }
 
   /** Delivers a datagram from `from`. */

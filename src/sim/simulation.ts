@@ -81,12 +81,15 @@ const SEEDS_PER_MEMBER = 3;
 /** How often agreement is checked once the last fault has ended. */
 const AGREEMENT_CHECK_MS = 500;
 
+const ADDRESS_PREFIX = 'sim-';
+const ADDRESS_SUFFIX = ':7946';
+
 /** The name and address of simulated member `i`. */
 export function simName(i: number): string {
   return `n${i}`;
 }
 export function simAddress(i: number): string {
-  return `sim-${i}:7946`;
+  return `${ADDRESS_PREFIX}${i}${ADDRESS_SUFFIX}`;
 }
 
 /** A seeded simulation of a SWIM cluster. */
@@ -100,7 +103,6 @@ export class Simulation {
   private readonly network: SimNetwork;
   private readonly directory = new MemberDirectory();
   private readonly config: Partial<SwimConfig>;
-  private readonly addressIndex = new Map<string, number>();
   private readonly seeds: string[][] = [];
   private readonly lifeIncarnation: number[] = [];
   private readonly metrics: MetricsCollector;
@@ -142,7 +144,6 @@ export class Simulation {
     this.metrics = new MetricsCollector(nodes, truth);
     for (let i = 0; i < nodes; i++) {
       this.directory.intern(simName(i), simAddress(i));
-      this.addressIndex.set(simAddress(i), i);
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
     for (let i = 0; i < nodes; i++) this.seeds.push(this.pickSeeds(i, nodes));
@@ -242,11 +243,12 @@ export class Simulation {
 
   private createCore(i: number): SwimCore {
     const process = this.processes[i]!;
-    const ownAddress = simAddress(i);
+    const ownAddress = this.directory.addressOf(i);
     const core = new SwimCore(
       {
-        name: simName(i),
-        address: simAddress(i),
+        // The directory's own strings, so that comparing names in lookups stops at the pointer.
+        name: this.directory.nameOf(i),
+        address: this.directory.addressOf(i),
         config: this.config,
         directory: this.directory,
         trackPhi: this.options.trackPhi ?? this.processes.length <= 2000,
@@ -260,24 +262,22 @@ export class Simulation {
         sendPacket: (address, packet, bytes) => {
           this.messages++;
           this.bytes += bytes;
-          const to = this.addressIndex.get(address);
-          if (to === undefined) return;
+          const to = this.indexOf(address);
+          if (to < 0) return;
           const delay = this.network.packetDelay(i, to);
           if (delay < 0) return;
-          const target = this.processes[to]!;
-          this.clock.setTimer(delay, () => target.receivePacket(ownAddress, packet));
+          this.clock.setTimerWith(delay, SimProcess.receivePacket, this.processes[to]!, ownAddress, packet);
         },
         sendStream: (address, message, bytes) => {
           this.messages++;
           this.bytes += bytes;
-          const to = this.addressIndex.get(address);
-          if (to === undefined || !this.network.reachable(i, to) || !this.network.reachable(to, i)) return;
+          const to = this.indexOf(address);
+          if (to < 0 || !this.network.reachable(i, to) || !this.network.reachable(to, i)) return;
           // A connection handshake, then the transfer: three one-way delays.
           const delay = 3 * this.network.streamDelay(i, to);
-          const from = simAddress(i);
           this.clock.setTimer(delay, () => {
             const target = this.processes[to]!;
-            target.deliver(() => target.core?.handleStream(from, message));
+            target.deliver(() => target.core?.handleStream(ownAddress, message));
           });
         },
         emit: (event) => {
@@ -288,6 +288,27 @@ export class Simulation {
     );
     this.lifeIncarnation[i] = core.incarnation;
     return core;
+  }
+
+  /**
+   * The member at a simulated address, or −1 for an address that is none: read from the address itself
+   * (see {@link simAddress}), because a map lookup per packet, cold in a 10,000-member heap, cost more
+   * than all the rest of sending it.
+   */
+  private indexOf(address: string): number {
+    if (!address.startsWith(ADDRESS_PREFIX)) return -1;
+    let index = 0;
+    let i = ADDRESS_PREFIX.length;
+    for (; i < address.length; i++) {
+      const digit = address.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) break;
+      index = index * 10 + digit;
+    }
+    const digits = i - ADDRESS_PREFIX.length;
+    const canonical = digits > 0 && (digits === 1 || address.charCodeAt(ADDRESS_PREFIX.length) !== 48);
+    if (!canonical || index >= this.processes.length || address.length !== i + ADDRESS_SUFFIX.length)
+      return -1;
+    return address.endsWith(ADDRESS_SUFFIX) ? index : -1;
   }
 
   private pickSeeds(i: number, nodes: number): string[] {

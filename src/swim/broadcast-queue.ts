@@ -25,6 +25,9 @@ const MAX_SKIPS = 64;
 export class BroadcastQueue<T> {
   private readonly buckets: Entry<T>[][] = [];
   private readonly stale: number[] = [];
+  // Live entries per bucket, so that a take passes over empty buckets without touching them: in a large
+  // cluster every member's queue is cold in memory, and each bucket visited is a cache miss.
+  private liveIn = new Int32Array(16);
   private readonly byKey = new Map<number, Entry<T>>();
   private readonly moved: Entry<T>[] = [];
   private count = 0;
@@ -57,6 +60,7 @@ export class BroadcastQueue<T> {
     };
     if (key !== undefined) this.byKey.set(key, entry);
     this.bucket(0).push(entry);
+    this.liveIn[0]!++;
     this.count++;
   }
 
@@ -69,7 +73,9 @@ export class BroadcastQueue<T> {
     let used = 0;
     let skips = 0;
     const moved = this.moved;
+    const liveIn = this.liveIn;
     outer: for (let b = 0; b < this.buckets.length; b++) {
+      if (liveIn[b] === 0) continue;
       const bucket = this.buckets[b]!;
       for (let i = bucket.length - 1; i >= 0; i--) {
         if (used + overheadBytes >= bytesAvailable || skips >= MAX_SKIPS) break outer;
@@ -91,15 +97,21 @@ export class BroadcastQueue<T> {
         out.push(entry.item);
         if (last) bucket.pop();
         else this.stale[b]!++;
+        liveIn[b]!--;
         entry.transmits++;
         if (entry.transmits >= retransmitLimit) this.retire(entry);
         else moved.push(entry);
       }
-      this.compactIfStale(b);
+      if (liveIn[b] === 0) this.empty(b);
+      else this.compactIfStale(b);
     }
     // Re-queued after the scan, so that nothing is taken twice; oldest first (the scan took them newest
     // first), so that each one usually lands on top without a search.
-    for (let i = moved.length - 1; i >= 0; i--) this.insertByAge(this.bucket(moved[i]!.transmits), moved[i]!);
+    for (let i = moved.length - 1; i >= 0; i--) {
+      const entry = moved[i]!;
+      this.insertByAge(this.bucket(entry.transmits), entry);
+      this.liveIn[entry.transmits]!++;
+    }
     moved.length = 0;
     return used;
   }
@@ -109,6 +121,7 @@ export class BroadcastQueue<T> {
     this.buckets.length = 0;
     this.stale.length = 0;
     this.byKey.clear();
+    this.liveIn.fill(0);
     this.count = 0;
   }
 
@@ -117,7 +130,18 @@ export class BroadcastQueue<T> {
       this.buckets.push([]);
       this.stale.push(0);
     }
+    if (transmits >= this.liveIn.length) {
+      const grown = new Int32Array(2 * (transmits + 1));
+      grown.set(this.liveIn);
+      this.liveIn = grown;
+    }
     return this.buckets[transmits]!;
+  }
+
+  /** Forgets a bucket's stale slots once it holds no live entry. */
+  private empty(b: number): void {
+    this.buckets[b]!.length = 0;
+    this.stale[b] = 0;
   }
 
   /**
@@ -137,15 +161,22 @@ export class BroadcastQueue<T> {
       if (bucket[mid]!.id > entry.id) hi = mid;
       else lo = mid + 1;
     }
-    bucket.splice(lo, 0, entry);
+    // Shifted by hand: splice would allocate the array of removed elements on every call.
+    bucket.push(entry);
+    for (let i = n; i > lo; i--) bucket[i] = bucket[i - 1]!;
+    bucket[lo] = entry;
   }
 
   /** Removes a queued entry: it leaves a stale slot in its bucket. */
   private drop(entry: Entry<T>): void {
     if (!entry.live) return;
+    const b = entry.transmits;
     this.retire(entry);
-    this.stale[entry.transmits]!++;
-    this.compactIfStale(entry.transmits);
+    if (--this.liveIn[b]! === 0) this.empty(b);
+    else {
+      this.stale[b]!++;
+      this.compactIfStale(b);
+    }
   }
 
   /** Marks an entry gone without touching any bucket (the caller already took it out of one). */

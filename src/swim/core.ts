@@ -55,7 +55,7 @@ import { lan } from './profiles.js';
 import { StateSync } from './state-sync.js';
 import { Suspicion } from './suspicion.js';
 import { retransmitLimit, suspicionMinMs } from './timing.js';
-import { ViewStorage } from './view-storage.js';
+import { sharedBaseline, ViewStorage } from './view-storage.js';
 
 /** Largest metadata a member may carry, as in memberlist. */
 export const META_BYTES_MAX = 512;
@@ -453,10 +453,16 @@ export class SwimCore {
    */
   assumeDirectoryMembers(incarnation: number, excluded: readonly number[]): void {
     const size = this.directory.size;
-    this.storage.reserve(size);
     const skip = [...excluded, this.selfId].sort((a, b) => a - b);
-    this.table.assumeAlive(size, incarnation, skip);
-    this.order.appendAll(size, this.storage.states, ALIVE);
+    if (this.table.known === 0 && this.order.size === 0) {
+      // Every simulated member starts from the same view: share its pages until they change.
+      this.table.adoptBaseline(sharedBaseline(this.directory, size, ALIVE, incarnation), skip);
+      this.order.listFlagged(size);
+    } else {
+      this.storage.reserve(size);
+      this.table.assumeAlive(size, incarnation, skip);
+      this.order.appendAll(size, (id) => this.table.stateOf(id) === ALIVE);
+    }
     this.order.shuffleRest(this.env.random);
   }
 

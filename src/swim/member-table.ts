@@ -4,7 +4,7 @@
  * members have (metadata, the time of a death). Pure data: no time, no I/O.
  */
 import { ALIVE, DEAD, LEFT, type StateCode, SUSPECT, UNKNOWN } from './member-state.js';
-import type { ViewStorage } from './view-storage.js';
+import type { ViewBaseline, ViewStorage } from './view-storage.js';
 
 export class MemberTable {
   private readonly metadata = new Map<number, Uint8Array>();
@@ -25,19 +25,16 @@ export class MemberTable {
   }
 
   isKnown(id: number): boolean {
-    const states = this.storage.states;
-    return id < states.length && states[id] !== UNKNOWN;
+    return this.storage.state(id) !== UNKNOWN;
   }
 
   /** The state code of `id`, or UNKNOWN. */
   stateOf(id: number): StateCode | typeof UNKNOWN {
-    const states = this.storage.states;
-    return id < states.length ? (states[id] as StateCode | typeof UNKNOWN) : UNKNOWN;
+    return this.storage.state(id) as StateCode | typeof UNKNOWN;
   }
 
   incarnationOf(id: number): number {
-    const incarnations = this.storage.incarnations;
-    return id < incarnations.length ? incarnations[id]! : 0;
+    return this.storage.incarnation(id);
   }
 
   metadataOf(id: number): Uint8Array | undefined {
@@ -57,12 +54,10 @@ export class MemberTable {
   /** Sets the state and incarnation of `id`, adding it when unknown. */
   set(id: number, state: StateCode, incarnation: number, nowMs: number): void {
     this.storage.ensure(id + 1);
-    const states = this.storage.states;
-    const previous = states[id]!;
+    const previous = this.storage.state(id);
     if (previous !== UNKNOWN) this.counts[previous]!--;
     this.counts[state]!++;
-    states[id] = state;
-    this.storage.incarnations[id] = incarnation;
+    this.storage.set(id, state, incarnation);
     const wasDown = previous === DEAD || previous === LEFT;
     if (state === DEAD || state === LEFT) {
       if (!wasDown) this.downSince.set(id, nowMs);
@@ -77,19 +72,39 @@ export class MemberTable {
    * of 10,000 members.
    */
   assumeAlive(size: number, incarnation: number, excluded: readonly number[]): void {
-    this.storage.ensure(size);
-    const { states, incarnations } = this.storage;
+    const storage = this.storage;
+    storage.ensure(size);
     let added = 0;
     let from = 0;
     for (let e = 0; e <= excluded.length; e++) {
       const to = Math.min(size, e < excluded.length ? excluded[e]! : size);
       for (let id = from; id < to; id++) {
-        if (states[id] !== UNKNOWN) continue;
-        states[id] = ALIVE;
-        incarnations[id] = incarnation;
+        if (storage.state(id) !== UNKNOWN) continue;
+        storage.set(id, ALIVE, incarnation);
         added++;
       }
       from = to + 1;
+    }
+    this.counts[ALIVE]! += added;
+  }
+
+  /**
+   * Starts an empty table from `baseline`, shared copy-on-write (see `view-storage.ts`): every id below
+   * its size alive at its incarnation and listed for probing, except the ids in `excluded`, which stay
+   * unknown and unlisted.
+   */
+  adoptBaseline(baseline: ViewBaseline, excluded: readonly number[]): void {
+    if (this.known !== 0 || baseline.state !== ALIVE) {
+      throw new Error('MemberTable.adoptBaseline: the table must be empty and the baseline alive');
+    }
+    const storage = this.storage;
+    storage.adopt(baseline);
+    let added = baseline.size;
+    for (const id of excluded) {
+      if (id >= baseline.size || storage.state(id) === UNKNOWN) continue;
+      storage.set(id, UNKNOWN, 0);
+      storage.setListed(id, false);
+      added--;
     }
     this.counts[ALIVE]! += added;
   }

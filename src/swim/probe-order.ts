@@ -24,25 +24,39 @@ export class ProbeOrder {
 
   /** Whether `id` is in the list. */
   has(id: number): boolean {
-    const listed = this.storage.listed;
-    return id < listed.length && listed[id] === 1;
+    return this.storage.isListed(id);
   }
 
   /**
-   * Appends, unshuffled, every id below `size` that `state` marks with `code` and that is not listed yet:
+   * Appends, unshuffled, every id below `size` that `accept` accepts and that is not listed yet:
    * for filling a whole list at once, followed by {@link ProbeOrder.shuffleRest}, which is O(n) where n
    * random insertions would cost more.
    */
-  appendAll(size: number, state: Uint8Array, code: number): void {
-    this.storage.ensure(size);
-    const { listed, order } = this.storage;
+  appendAll(size: number, accept: (id: number) => boolean): void {
+    const storage = this.storage;
+    storage.ensure(size);
+    const order = storage.order;
     let length = this.length;
     for (let id = 0; id < size; id++) {
-      if (state[id] !== code || listed[id] === 1) continue;
-      listed[id] = 1;
+      if (storage.isListed(id) || !accept(id)) continue;
+      storage.setListed(id, true);
       order[length++] = id;
     }
     this.length = length;
+  }
+
+  /**
+   * Rebuilds the list, unshuffled, from the storage's flags of the ids below `size`: for a view that
+   * adopted a shared baseline, whose flags are set already. Follow with {@link ProbeOrder.shuffleRest}.
+   */
+  listFlagged(size: number): void {
+    const storage = this.storage;
+    storage.ensure(size);
+    const order = storage.order;
+    let length = 0;
+    for (let id = 0; id < size; id++) if (storage.isListed(id)) order[length++] = id;
+    this.length = length;
+    this.position = 0;
   }
 
   /** Shuffles the part of the list that the current round has not reached yet. */
@@ -60,8 +74,8 @@ export class ProbeOrder {
   add(id: number, random: Random): void {
     if (this.has(id)) return;
     this.storage.ensure(id + 1);
-    const { listed, order } = this.storage;
-    listed[id] = 1;
+    this.storage.setListed(id, true);
+    const order = this.storage.order;
     const at = random.int(this.length + 1);
     order[this.length] = order[at]!;
     order[at] = id;
@@ -97,12 +111,13 @@ export class ProbeOrder {
   }
 
   private newRound(random: Random, keep: (id: number) => boolean): void {
-    const { listed, order } = this.storage;
+    const storage = this.storage;
+    const order = storage.order;
     let kept = 0;
     for (let i = 0; i < this.length; i++) {
       const id = order[i]!;
       if (keep(id)) order[kept++] = id;
-      else listed[id] = 0;
+      else storage.setListed(id, false);
     }
     this.length = kept;
     for (let i = kept - 1; i > 0; i--) {

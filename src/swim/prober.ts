@@ -43,6 +43,7 @@ export class Prober {
   // Predicates for the probe list, made once rather than a closure per tick.
   private readonly probeable: (id: number) => boolean;
   private readonly keep: (id: number) => boolean;
+  private readonly onTick = (): void => this.tick();
 
   constructor(private readonly core: SwimCore) {
     this.probeable = (id) => core.isProbeable(id);
@@ -52,7 +53,7 @@ export class Prober {
   start(): void {
     const { clock, random } = this.core.env;
     // A random phase, so that members started together do not probe in lockstep.
-    this.timer = clock.setTimer(random.next() * this.core.config.probeIntervalMs, () => this.tick());
+    this.timer = clock.setTimer(random.next() * this.core.config.probeIntervalMs, this.onTick);
   }
 
   stop(): void {
@@ -126,7 +127,7 @@ export class Prober {
         ? again
         : core.order.next(core.env.random, this.probeable, this.keep);
     if (target >= 0) this.probe(target);
-    this.timer = core.env.clock.setTimer(intervalMs, () => this.tick());
+    this.timer = core.env.clock.setTimer(intervalMs, this.onTick);
   }
 
   private probe(target: number): void {

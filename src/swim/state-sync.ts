@@ -31,14 +31,16 @@ export class StateSync {
   private seeds: readonly string[] = [];
   private readonly backoff = new Map<number, Backoff>();
   private readonly scratch: number[] = [];
+  private readonly onPushPull = (): void => this.pushPullTick();
+  private readonly onReconnect = (): void => this.reconnectTick();
 
   constructor(private readonly core: SwimCore) {}
 
   start(): void {
     const { clock, random } = this.core.env;
-    this.pushPullTimer = clock.setTimer(random.next() * this.pushPullIntervalMs(), () => this.pushPullTick());
+    this.pushPullTimer = clock.setTimer(random.next() * this.pushPullIntervalMs(), this.onPushPull);
     const reconnectMs = random.next() * this.core.config.reconnectIntervalMs;
-    this.reconnectTimer = clock.setTimer(reconnectMs, () => this.reconnectTick());
+    this.reconnectTimer = clock.setTimer(reconnectMs, this.onReconnect);
   }
 
   stop(): void {
@@ -81,7 +83,7 @@ export class StateSync {
       this.scratch,
     );
     if (peer !== undefined) this.exchange(core.directory.addressOf(peer), false);
-    this.pushPullTimer = core.env.clock.setTimer(this.pushPullIntervalMs(), () => this.pushPullTick());
+    this.pushPullTimer = core.env.clock.setTimer(this.pushPullIntervalMs(), this.onPushPull);
   }
 
   private reconnectTick(): void {
@@ -103,7 +105,7 @@ export class StateSync {
       if ((this.backoff.get(id)?.nextAttemptMs ?? 0) <= now) candidates.push(id);
     }
     if (candidates.length > 0) this.tryReconnect(candidates[env.random.int(candidates.length)]!);
-    this.reconnectTimer = env.clock.setTimer(config.reconnectIntervalMs, () => this.reconnectTick());
+    this.reconnectTimer = env.clock.setTimer(config.reconnectIntervalMs, this.onReconnect);
   }
 
   private tryReconnect(id: number): void {
