@@ -66,3 +66,46 @@ export class LifecycleError extends Error {
     this.code = code;
   }
 }
+
+/** Stable codes of {@link NetworkError}. */
+export type NetworkErrorCode =
+  /** Another socket holds the address: pick another port, or port 0 for an ephemeral one. */
+  | 'FDKIT_ADDRESS_IN_USE'
+  /** An address string is not `host:port` (IPv6 in brackets) with a port in range. */
+  | 'FDKIT_BAD_ADDRESS'
+  /** Binding failed for another reason: the host is not local, a privileged port, no IPv6. */
+  | 'FDKIT_BIND_FAILED'
+  /** No connection could be opened: refused, unreachable, or the connect timeout passed. */
+  | 'FDKIT_CONNECT_FAILED'
+  /** Connected, but the peer reset or closed the connection before confirming the whole message. */
+  | 'FDKIT_STREAM_FAILED'
+  /** Connected, but the message was not written and confirmed within the stream timeout. */
+  | 'FDKIT_STREAM_TIMEOUT'
+  /** A datagram could not be handed to the network (reported through a hook, never thrown). */
+  | 'FDKIT_SEND_FAILED'
+  /** A host name or SRV name gave no address. */
+  | 'FDKIT_RESOLVE_FAILED';
+
+/**
+ * Binding, connecting, sending or resolving failed. The message says what to change; `address` is the
+ * address involved (when there is one) and `cause` the operating system's error.
+ *
+ * @example
+ * ```ts
+ * try { await createNetTransport({ bind: '127.0.0.1:7946' }); }
+ * catch (e) { if (e instanceof NetworkError && e.code === 'FDKIT_ADDRESS_IN_USE') retryElsewhere(); }
+ * ```
+ */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  /** Stable machine-readable code. */
+  readonly code: NetworkErrorCode;
+  /** The `host:port` (or seed) the operation was about, when there is one. */
+  readonly address: string | undefined;
+
+  constructor(code: NetworkErrorCode, address: string | undefined, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.address = address;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The receiving side of one stream connection, shared by the TCP and the in-memory transport so that
+ * both enforce the same rules: frames above the size limit reset the connection unread, a connection
+ * that ends or breaks inside a frame is a truncation, and every frame must arrive complete within the
+ * stream timeout of the previous one (or of the connection's start), which cuts off peers that trickle
+ * bytes to hold a connection open. A connection that ends at a frame boundary is answered by ending ours:
+ * that is the sender's confirmation.
+ */
+import type { Clock, Timer } from '../runtime/clock.js';
+import { FrameReader } from './frame.js';
+import type { DropReason } from './transport.js';
+
+/** What the session can do to the connection under it. */
+export interface InboundConnection {
+  /** Half-closes our side after the peer half-closed: confirms every frame was read. */
+  end(): void;
+  /** Aborts the connection (a TCP reset): the sender learns that its message was not taken. */
+  reset(): void;
+}
+
+/** What the session reports to its transport. */
+export interface InboundStreamContext {
+  readonly clock: Clock;
+  readonly streamTimeoutMs: number;
+  readonly streamBytesMax: number;
+  /** A complete frame. */
+  deliver(frame: Uint8Array): void;
+  /** Bytes given up, after which the connection has been reset or ended. */
+  drop(reason: Extract<DropReason, 'too-large' | 'truncated' | 'timeout'>, pendingBytes: number): void;
+  /** The session is over (ended, reset or broken); called once. */
+  finished(): void;
+}
+
+/** The receiving side of one stream connection. Feed it the connection's events. */
+export class InboundStream {
+  private readonly connection: InboundConnection;
+  private readonly context: InboundStreamContext;
+  private readonly reader: FrameReader;
+  private timer: Timer;
+  private framesRead = 0;
+  private finished = false;
+
+  constructor(connection: InboundConnection, context: InboundStreamContext) {
+    this.connection = connection;
+    this.context = context;
+    this.reader = new FrameReader(context.streamBytesMax);
+    this.timer = context.clock.setTimer(context.streamTimeoutMs, () => this.timedOut());
+  }
+
+  /** True once the session has ended or reset the connection, or seen it break. */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** Bytes arrived. */
+  data(chunk: Uint8Array): void {
+    if (this.finished) return;
+    const { frames, tooLarge } = this.reader.push(chunk);
+    for (const frame of frames) {
+      this.framesRead++;
+      this.context.deliver(frame);
+      if (this.finished) return;
+    }
+    if (frames.length > 0) {
+      this.timer.cancel();
+      this.timer = this.context.clock.setTimer(this.context.streamTimeoutMs, () => this.timedOut());
+    }
+    if (tooLarge) this.fail('too-large');
+  }
+
+  /** The peer half-closed. */
+  end(): void {
+    if (this.finished) return;
+    if (!this.reader.atBoundary) {
+      this.fail('truncated');
+      return;
+    }
+    this.finish();
+    this.connection.end();
+  }
+
+  /** The connection broke (reset, error) or closed without an orderly end. */
+  broken(): void {
+    if (this.finished) return;
+    const pending = this.reader.pendingBytes;
+    this.finish();
+    if (pending > 0) this.context.drop('truncated', pending);
+  }
+
+  /** The transport is closing: reset without counting anything. */
+  abort(): void {
+    if (this.finished) return;
+    this.finish();
+    this.connection.reset();
+  }
+
+  private timedOut(): void {
+    if (this.finished) return;
+    // An idle connection that already delivered its frames lost nothing; one that never completed a
+    // frame is a slow or silent peer holding a slot.
+    if (this.framesRead > 0 && this.reader.atBoundary) {
+      this.finish();
+      this.connection.reset();
+      return;
+    }
+    this.fail('timeout');
+  }
+
+  private fail(reason: 'too-large' | 'truncated' | 'timeout'): void {
+    const pending = this.reader.pendingBytes;
+    this.finish();
+    this.connection.reset();
+    this.context.drop(reason, pending);
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.timer.cancel();
+    this.context.finished();
+  }
+}

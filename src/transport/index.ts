@@ -1,0 +1,41 @@
+/**
+ * The transport layer's public surface, in one import: the `Transport` interface, the UDP/TCP and
+ * in-memory implementations, addresses and seed resolution.
+ */
+export {
+  canonicalHost,
+  formatAddress,
+  type HostKind,
+  type HostPort,
+  hostKind,
+  isValidAddress,
+  normalizeAddress,
+  type ParseAddressOptions,
+  parseAddress,
+} from './address.js';
+export { chooseAdvertiseHost, type InterfaceAddress } from './advertise.js';
+export { encodeFrame, FRAME_BYTES_MAX, FRAME_HEADER_BYTES, FrameReader, frameHeader } from './frame.js';
+export {
+  DATAGRAM_BYTES_MAX,
+  type LinkFilter,
+  MemoryNetwork,
+  type MemoryNetworkOptions,
+  type RawConnection,
+} from './memory.js';
+export { BIND_ATTEMPTS_MAX, createNetTransport, type NetTransportOptions } from './net-transport.js';
+export { TRANSPORT_DEFAULTS, type TransportLogger, type TransportOptions } from './options.js';
+export {
+  type ResolvedSeeds,
+  resolveSeeds,
+  type SeedFailure,
+  type SeedResolver,
+  type SrvRecord,
+  systemResolver,
+} from './resolve.js';
+export {
+  DROP_REASONS,
+  type DropReason,
+  type MessageHandler,
+  type Transport,
+  type TransportCounters,
+} from './transport.js';

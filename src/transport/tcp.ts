@@ -1,0 +1,255 @@
+/**
+ * The stream half of the network transport, over TCP (`node:net`): a server whose connections are read
+ * by {@link InboundStream} (framing, size limit, timeouts), and a client that sends one frame per
+ * connection and waits for the receiver's confirmation.
+ *
+ * Timeouts run on the injected `Clock` rather than on the sockets' own idle timers, so that only
+ * `src/runtime/system.ts` touches host timers and a test can drive them with virtual time.
+ *
+ * A receiver that refuses bytes (too large, over the connection limit, timed out) resets the connection
+ * (`resetAndDestroy`), so that the sender sees an error even when the kernel had already taken all of its
+ * bytes; a plain close would send an orderly FIN that reads as a confirmation.
+ */
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { NetworkError } from '../errors.js';
+import type { Clock, Timer } from '../runtime/clock.js';
+import { formatAddress } from './address.js';
+import { bindError, systemErrorCode } from './bind-error.js';
+import { frameHeader } from './frame.js';
+import { InboundStream, type InboundStreamContext } from './inbound-stream.js';
+
+/** What the server needs from its transport. */
+export interface TcpServerContext {
+  readonly clock: Clock;
+  readonly streamTimeoutMs: number;
+  readonly streamBytesMax: number;
+  readonly maxInboundStreams: number;
+  /** A connection was accepted (within the limit). */
+  accepted(): void;
+  /** A complete frame from `fromAddress`. */
+  deliver(frame: Uint8Array, fromAddress: string): void;
+  /** Input given up. */
+  drop(
+    reason: Parameters<InboundStreamContext['drop']>[0] | 'connection-limit',
+    fields: Record<string, unknown>,
+  ): void;
+}
+
+/** A listening TCP server. */
+export class TcpServer {
+  private readonly server: Server;
+  private readonly sessions = new Map<Socket, InboundStream>();
+  private closing: Promise<void> | undefined;
+
+  private constructor(server: Server) {
+    this.server = server;
+  }
+
+  /**
+   * Listens on `host:port` (port 0 for an ephemeral one).
+   *
+   * @throws {@link NetworkError} `FDKIT_ADDRESS_IN_USE` or `FDKIT_BIND_FAILED`.
+   */
+  static async listen(host: string, port: number, context: TcpServerContext): Promise<TcpServer> {
+    // allowHalfOpen: the sender half-closes after its frame and waits for our half-close as confirmation.
+    const server = createServer({ allowHalfOpen: true, noDelay: true });
+    const tcp = new TcpServer(server);
+    server.on('connection', (socket) => tcp.accept(socket, context));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host, port, exclusive: true }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }).catch((error: unknown) => {
+      server.close();
+      throw bindError(error, formatAddress(host, port), 'TCP');
+    });
+    // Errors after listening (rare: EMFILE on accept) must not crash the process.
+    server.on('error', () => {});
+    return tcp;
+  }
+
+  /** The port bound. */
+  get port(): number {
+    const address = this.server.address();
+    return typeof address === 'object' && address !== null ? address.port : 0;
+  }
+
+  /** Inbound connections open now. */
+  get openConnections(): number {
+    return this.sessions.size;
+  }
+
+  /** Stops listening and resets every open connection. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      for (const [socket, session] of this.sessions) {
+        session.abort();
+        socket.destroy();
+      }
+      this.sessions.clear();
+    });
+    return this.closing;
+  }
+
+  private accept(socket: Socket, context: TcpServerContext): void {
+    // Errors (ECONNRESET) are followed by 'close', which is where they are handled.
+    socket.on('error', () => {});
+    const remoteAddress = socket.remoteAddress;
+    const remotePort = socket.remotePort;
+    if (this.closing !== undefined || remoteAddress === undefined || remotePort === undefined) {
+      socket.destroy();
+      return;
+    }
+    const fromAddress = formatAddress(remoteAddress, remotePort);
+    if (this.sessions.size >= context.maxInboundStreams) {
+      context.drop('connection-limit', { fromAddress, limit: context.maxInboundStreams });
+      socket.resetAndDestroy();
+      return;
+    }
+    context.accepted();
+    const session = new InboundStream(
+      { end: () => socket.end(), reset: () => socket.resetAndDestroy() },
+      {
+        clock: context.clock,
+        streamTimeoutMs: context.streamTimeoutMs,
+        streamBytesMax: context.streamBytesMax,
+        deliver: (frame) => context.deliver(frame, fromAddress),
+        drop: (reason, pendingBytes) => context.drop(reason, { fromAddress, pendingBytes }),
+        finished: () => {},
+      },
+    );
+    this.sessions.set(socket, session);
+    socket.on('data', (chunk: Buffer) => session.data(chunk));
+    socket.on('end', () => session.end());
+    socket.on('close', () => {
+      this.sessions.delete(socket);
+      session.broken();
+    });
+  }
+}
+
+/** Options of {@link sendFrame}. */
+export interface SendFrameOptions {
+  readonly clock: Clock;
+  readonly connectTimeoutMs: number;
+  readonly streamTimeoutMs: number;
+}
+
+/** A stream send in progress, which the transport can abort on close. */
+export interface PendingSend {
+  readonly done: Promise<void>;
+  abort(error: Error): void;
+}
+
+/**
+ * Connects to `host:port`, writes `payload` as one frame, half-closes, and resolves when the receiver has
+ * half-closed too and the connection closed cleanly. Rejects with a {@link NetworkError}:
+ * `FDKIT_CONNECT_FAILED` (refused, unreachable, not resolved, or not connected within
+ * `connectTimeoutMs`), `FDKIT_STREAM_FAILED` (reset or closed before confirming), `FDKIT_STREAM_TIMEOUT`
+ * (not confirmed within `streamTimeoutMs` of connecting).
+ */
+export function sendFrame(
+  host: string,
+  port: number,
+  payload: Uint8Array,
+  address: string,
+  options: SendFrameOptions,
+): PendingSend {
+  const socket = connect({ host, port, allowHalfOpen: true, noDelay: true });
+  let timer: Timer | undefined;
+  let connected = false;
+  let peerEnded = false;
+  let failure: NetworkError | undefined;
+  let settle: (error?: Error) => void = () => {};
+  const done = new Promise<void>((resolve, reject) => {
+    settle = (error) => {
+      settle = () => {};
+      timer?.cancel();
+      if (error === undefined) {
+        resolve();
+      } else {
+        socket.destroy();
+        reject(error);
+      }
+    };
+  });
+  const fail = (error: NetworkError): void => {
+    failure ??= error;
+    settle(failure);
+  };
+  timer = options.clock.setTimer(options.connectTimeoutMs, () =>
+    fail(
+      new NetworkError(
+        'FDKIT_CONNECT_FAILED',
+        address,
+        `could not connect to ${address} within connectTimeoutMs (${options.connectTimeoutMs} ms)`,
+      ),
+    ),
+  );
+  socket.on('error', (error) => {
+    // A reset can beat the 'connect' event when the receiver accepts and resets at once (connection
+    // limit): the peer was there and refused the message, which is a stream failure, not a connect one.
+    const code = systemErrorCode(error);
+    if (connected || code === 'ECONNRESET' || code === 'EPIPE') {
+      fail(
+        new NetworkError(
+          'FDKIT_STREAM_FAILED',
+          address,
+          `${address} broke the connection before confirming the message (${code ?? error.message}); it may be too large for the receiver, or the receiver is at its connection limit`,
+          { cause: error },
+        ),
+      );
+    } else {
+      fail(
+        new NetworkError(
+          'FDKIT_CONNECT_FAILED',
+          address,
+          `could not connect to ${address}: ${code === 'ECONNREFUSED' ? 'connection refused, nobody listens' : error.message}`,
+          { cause: error },
+        ),
+      );
+    }
+  });
+  socket.once('connect', () => {
+    connected = true;
+    timer?.cancel();
+    timer = options.clock.setTimer(options.streamTimeoutMs, () =>
+      fail(
+        new NetworkError(
+          'FDKIT_STREAM_TIMEOUT',
+          address,
+          `${address} did not confirm the message within streamTimeoutMs (${options.streamTimeoutMs} ms)`,
+        ),
+      ),
+    );
+    socket.cork();
+    socket.write(frameHeader(payload.length));
+    socket.write(payload);
+    socket.uncork();
+    socket.end();
+  });
+  // Nothing is expected back but the half-close; reading keeps the socket flowing so that 'end' fires.
+  socket.on('data', () => {});
+  socket.once('end', () => {
+    peerEnded = true;
+  });
+  socket.once('close', () => {
+    if (peerEnded && connected && socket.writableFinished) {
+      settle();
+      return;
+    }
+    fail(
+      new NetworkError(
+        connected ? 'FDKIT_STREAM_FAILED' : 'FDKIT_CONNECT_FAILED',
+        address,
+        connected
+          ? `${address} closed the connection before confirming the message`
+          : `could not connect to ${address}: the connection closed`,
+      ),
+    );
+  });
+  return { done, abort: (error) => settle(error) };
+}

@@ -1,0 +1,140 @@
+/**
+ * The `Transport` interface: the only I/O seam of a SWIM member, after memberlist's `Transport`. It
+ * moves opaque bytes between `host:port` addresses (see `address.ts`): unreliable datagrams for probes
+ * and gossip, and reliable one-way stream messages for state sync. It knows nothing of their contents;
+ * `src/wire/` does.
+ *
+ * Two implementations pass the same conformance suite: UDP + TCP (`net-transport.ts`) and in-memory
+ * (`memory.ts`).
+ *
+ * Stream framing (both implementations): a stream connection carries one or more frames, each a 4-byte
+ * big-endian unsigned payload length followed by that many payload bytes. `sendStream` opens one
+ * connection per message, writes one frame and half-closes; the receiver hands every complete frame to
+ * its handler and, when the sender half-closes at a frame boundary, half-closes too, which is the
+ * sender's confirmation. See `frame.ts` and `inbound-stream.ts`.
+ *
+ * Errors: factories (`createNetTransport`, `MemoryNetwork.createTransport`) report every failure as a
+ * rejection, never a synchronous throw; `sendStream` rejects; `sendDatagram` never throws but counts;
+ * only the pure address functions (`parseAddress`) throw, synchronously.
+ */
+
+/** Receives one inbound datagram or stream message. `fromAddress` is `host:port` (see the methods). */
+export type MessageHandler = (bytes: Uint8Array, fromAddress: string) => void;
+
+/** Why inbound bytes were dropped instead of delivered. */
+export type DropReason =
+  /** A stream frame announced a length above `streamBytesMax`; the connection was reset unread. */
+  | 'too-large'
+  /** A stream connection ended or was reset inside a frame. */
+  | 'truncated'
+  /** A stream connection did not complete a frame within `streamTimeoutMs` (slow or silent peer). */
+  | 'timeout'
+  /** A stream connection arrived while `maxInboundStreams` were open; it was reset at once. */
+  | 'connection-limit'
+  /** A message arrived before a handler was registered. */
+  | 'no-handler'
+  /** The handler threw; the error is logged and the transport carries on. */
+  | 'handler-error';
+
+/** Every {@link DropReason}, in a stable order (for reports and tests). */
+export const DROP_REASONS: readonly DropReason[] = [
+  'too-large',
+  'truncated',
+  'timeout',
+  'connection-limit',
+  'no-handler',
+  'handler-error',
+];
+
+/** What a transport has done since it was created. A snapshot: a plain object, safe to serialise. */
+export interface TransportCounters {
+  /** Datagrams delivered to the handler, and their bytes. */
+  datagramsIn: number;
+  datagramBytesIn: number;
+  /** Datagrams handed to the network, and their bytes (delivery is not known). */
+  datagramsOut: number;
+  datagramBytesOut: number;
+  /** Datagrams that could not be handed to the network (bad address, unreachable family, too big). */
+  datagramSendErrors: number;
+  /** Inbound stream connections accepted (those refused for the connection limit are not counted). */
+  connectionsIn: number;
+  /** Inbound stream connections open now (a gauge, not a total). */
+  connectionsOpen: number;
+  /** Stream frames read completely, and their payload bytes. */
+  streamsIn: number;
+  streamBytesIn: number;
+  /** `sendStream` calls that resolved, and their payload bytes. */
+  streamsOut: number;
+  streamBytesOut: number;
+  /** `sendStream` calls that rejected. */
+  streamSendErrors: number;
+  /** Inbound bytes dropped, by reason. */
+  drops: Record<DropReason, number>;
+}
+
+/**
+ * Moves opaque bytes between `host:port` addresses.
+ *
+ * Nothing that arrives from the network makes a transport throw: bad input is dropped and counted in
+ * {@link TransportCounters.drops}. Handlers are called synchronously from the transport's event handling;
+ * an exception from a handler is counted as `handler-error` and does not reach the socket.
+ *
+ * @example
+ * ```ts
+ * const transport = await createNetTransport({ bind: '0.0.0.0:7946', advertise: '10.0.0.5:7946' });
+ * transport.onDatagram((bytes, from) => core.handlePacket(from, decode(bytes)));
+ * transport.sendDatagram('10.0.0.6:7946', encode(ping));
+ * await transport.sendStream('10.0.0.6:7946', encode(pushPull));
+ * await transport.close();
+ * ```
+ */
+export interface Transport {
+  /**
+   * The address peers should use to reach this transport: the `advertise` option when given, otherwise the
+   * bound address (with port 0, the port actually bound; with a wildcard host, an address of this
+   * machine).
+   */
+  readonly localAddress: string;
+
+  /**
+   * Sends one datagram, best effort. Never throws and never waits: a bad address, an unreachable address
+   * family or a datagram too big for the network is counted in `datagramSendErrors` and reported to the
+   * `onSendError` option. Receivers see this transport's bound address as `fromAddress`.
+   */
+  sendDatagram(address: string, bytes: Uint8Array): void;
+
+  /**
+   * Sends one message reliably over a new stream connection and resolves once the receiver has read the
+   * whole frame and confirmed it by closing its side.
+   *
+   * Rejects, never hangs, with a `NetworkError` (`src/errors.ts`): `FDKIT_BAD_ADDRESS`;
+   * `FDKIT_CONNECT_FAILED` when nobody listens or the connection is not open within `connectTimeoutMs`;
+   * `FDKIT_STREAM_FAILED` when the receiver resets the connection (for example, the frame is above its
+   * `streamBytesMax`, or it is at its connection limit); `FDKIT_STREAM_TIMEOUT` when the frame is not
+   * written and confirmed within `streamTimeoutMs` of connecting. After `close()` it rejects with a
+   * `LifecycleError` `FDKIT_STOPPED`. It never throws synchronously.
+   */
+  sendStream(address: string, bytes: Uint8Array): Promise<void>;
+
+  /**
+   * Registers the handler of inbound datagrams, replacing any previous one. `fromAddress` is the sender's
+   * bound address.
+   */
+  onDatagram(handler: MessageHandler): void;
+
+  /**
+   * Registers the handler of inbound stream messages, replacing any previous one. `fromAddress` is the
+   * remote end of the connection, whose port is usually an ephemeral one, not the sender's listening
+   * port: a protocol that needs to answer must carry the sender's address in the message.
+   */
+  onStream(handler: MessageHandler): void;
+
+  /** A snapshot of the counters: a fresh plain object, which later traffic does not change. */
+  counters(): TransportCounters;
+
+  /**
+   * Stops receiving, resets open connections, rejects pending sends and releases the address. Idempotent:
+   * later calls return the same promise.
+   */
+  close(): Promise<void>;
+}
