@@ -15,7 +15,19 @@ export {
   InvalidOptionError,
   type LifecycleCode,
   LifecycleError,
+  NetworkError,
+  type NetworkErrorCode,
 } from './errors.js';
+export type { EventStreamOptions } from './node/event-stream.js';
+export {
+  createNode,
+  type JoinOptions,
+  type LeaveOptions,
+  type NodeEventMap,
+  SwimNode,
+} from './node/node.js';
+export type { NodeCounters } from './node/node-counters.js';
+export type { NodeOptions, TransportFactory } from './node/node-options.js';
 export type { Clock, Timer } from './runtime/clock.js';
 export { Random } from './runtime/random.js';
 export { createSystemClock, entropySeed, type SystemClockOptions, systemClock } from './runtime/system.js';
@@ -35,7 +47,6 @@ export { Simulation, type SimulationOptions } from './sim/simulation.js';
 export type { AdaptiveTimeoutOptions } from './swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from './swim/config.js';
 export {
-  META_BYTES_MAX,
   type MemberInfo,
   SwimCore,
   type SwimCoreOptions,
@@ -44,6 +55,7 @@ export {
 export { MemberDirectory } from './swim/directory.js';
 export type { SwimEnvironment } from './swim/environment.js';
 export type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from './swim/events.js';
+export { META_BYTES_MAX, NAME_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from './swim/limits.js';
 export type { MemberStateName } from './swim/member-state.js';
 export type {
   Ack,
@@ -64,3 +76,4 @@ export type {
 } from './swim/messages.js';
 export { lan, local, type ProfileName, profiles, wan } from './swim/profiles.js';
 export { expectedTiming, type Timing } from './swim/timing.js';
+export * from './transport/index.js';

@@ -10,7 +10,7 @@
  * file.
  */
 import { PhiAccrualDetector } from '../detector/phi-accrual.js';
-import { InvalidOptionError, LifecycleError } from '../errors.js';
+import { InvalidArgumentError, InvalidOptionError, LifecycleError } from '../errors.js';
 import { checkKnownKeys } from '../options.js';
 import { AdaptiveTimeout, type AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { Awareness } from './awareness.js';
@@ -20,6 +20,13 @@ import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import type { MemberEvent, TransitionCause } from './events.js';
 import { Gossiper } from './gossiper.js';
+import {
+  ADDRESS_BYTES_MAX,
+  isWireText,
+  META_BYTES_MAX,
+  NAME_BYTES_MAX,
+  USER_PAYLOAD_BYTES_MAX,
+} from './limits.js';
 import {
   ALIVE,
   DEAD,
@@ -56,9 +63,6 @@ import { StateSync } from './state-sync.js';
 import { Suspicion } from './suspicion.js';
 import { retransmitLimit, suspicionMinMs } from './timing.js';
 import { sharedBaseline, ViewStorage } from './view-storage.js';
-
-/** Largest metadata a member may carry, as in memberlist. */
-export const META_BYTES_MAX = 512;
 
 /** Options of {@link SwimCore}. */
 export interface SwimCoreOptions {
@@ -174,18 +178,18 @@ export class SwimCore {
 
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
     checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
-    if (typeof options.name !== 'string' || options.name.length === 0 || options.name.length > 255) {
+    if (!isWireText(options.name, NAME_BYTES_MAX)) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
         'name',
-        `${OWNER}: option name must be a string of 1 to 255 characters`,
+        `${OWNER}: option name must be well-formed text of 1 to ${NAME_BYTES_MAX} bytes in UTF-8`,
       );
     }
-    if (typeof options.address !== 'string' || options.address.length === 0) {
+    if (!isWireText(options.address, ADDRESS_BYTES_MAX)) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
         'address',
-        `${OWNER}: option address must be a non-empty string`,
+        `${OWNER}: option address must be well-formed text of 1 to ${ADDRESS_BYTES_MAX} bytes in UTF-8`,
       );
     }
     this.name = options.name;
@@ -292,7 +296,18 @@ export class SwimCore {
   /** Spreads `payload` to every member through gossip; each member reports it once. */
   broadcast(payload: Uint8Array): void {
     this.requireRunning('broadcast');
-    const update: Update = { kind: 'user', origin: this.name, seq: this.broadcastSeq++, payload };
+    checkPayload('broadcast', payload);
+    const update: Update = { kind: 'user', origin: this.name, seq: this.broadcastSeq, payload };
+    // It travels piggybacked: it must fit a gossip packet, the smallest that carries updates.
+    const room =
+      this.config.packetBytesMax - packetBaseBytes({ type: 'gossip', from: this.name, updates: [] }) - 3;
+    if (updateBytes(update) > room) {
+      throw new InvalidArgumentError(
+        'payload',
+        `${OWNER}: broadcast payload of ${payload.length} bytes does not fit packetBytesMax (${this.config.packetBytesMax}); send it directly, or raise packetBytesMax`,
+      );
+    }
+    this.broadcastSeq = (this.broadcastSeq + 1) >>> 0;
     this.rememberBroadcast(update.origin, update.seq);
     this.enqueue(update);
   }
@@ -300,6 +315,7 @@ export class SwimCore {
   /** Sends `payload` straight to the member at `address`. */
   send(address: string, payload: Uint8Array): void {
     this.requireRunning('send');
+    checkPayload('send', payload);
     this.sendPacket(address, { type: 'user', from: this.name, payload, updates: [] });
   }
 
@@ -838,6 +854,15 @@ export class SwimCore {
         `${OWNER}: ${method}() needs a started member that has not stopped; call start() first`,
       );
     }
+  }
+}
+
+function checkPayload(method: string, payload: Uint8Array): void {
+  if (!(payload instanceof Uint8Array) || payload.length > USER_PAYLOAD_BYTES_MAX) {
+    throw new InvalidArgumentError(
+      'payload',
+      `${OWNER}: ${method} payload must be a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
+    );
   }
 }
 

@@ -1,0 +1,135 @@
+/**
+ * Options of {@link createNode}, their defaults and their validation: everything a caller can get wrong is
+ * rejected here, before a socket is bound, with an error that names the option.
+ */
+import type { Logger } from 'pino';
+import { InvalidOptionError } from '../errors.js';
+import { checkKnownKeys, checkNumber } from '../options.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Random } from '../runtime/random.js';
+import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
+import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
+import { type ProfileName, profiles } from '../swim/profiles.js';
+import type { TransportOptions } from '../transport/options.js';
+import type { SeedResolver } from '../transport/resolve.js';
+import type { Transport } from '../transport/transport.js';
+
+/** Makes the transport a node runs on; `createNetTransport` (UDP and TCP) by default. */
+export type TransportFactory = (options: TransportOptions) => Promise<Transport>;
+
+/** Options of {@link createNode}. */
+export interface NodeOptions {
+  /**
+   * Unique name of this member in the cluster, 1 to 255 characters. Default: the host name and the bound
+   * port, `host-7946`.
+   */
+  readonly name?: string;
+  /** `host:port` to bind UDP and TCP to; port 0 picks an ephemeral port. Default `0.0.0.0:7946`. */
+  readonly bind?: string;
+  /** `host:port` other members should use, when it differs from the bound one (NAT, containers). */
+  readonly advertise?: string;
+  /** Base protocol profile. Default `lan`. */
+  readonly profile?: ProfileName;
+  /** Overrides of the profile's fields. */
+  readonly config?: Partial<SwimConfig>;
+  /** Initial metadata, at most 512 bytes. */
+  readonly meta?: Uint8Array;
+  /**
+   * Incarnation to start from, e.g. one persisted by a previous run. Default: the wall clock in seconds,
+   * so that a member restarted under the same name outranks what is remembered of its previous life.
+   */
+  readonly incarnation?: number;
+  /** A pino logger; the node logs through `child({ component })` per module. Silent by default. */
+  readonly logger?: Logger;
+  /** Makes the transport; the default binds real UDP and TCP. Tests pass an in-memory network's. */
+  readonly transport?: TransportFactory;
+  /** DNS for seeds given as host names or `srv:NAME`. Default the system's resolver. */
+  readonly resolver?: SeedResolver;
+  /** Clock for the protocol and the transport. Default the system clock. */
+  readonly clock?: Clock;
+  /** Source of the protocol's random choices. Default seeded from the operating system's entropy. */
+  readonly random?: Random;
+  /** Keep a phi detector per member, fed by every message from it (`member.phi`). Default true. */
+  readonly trackPhi?: boolean;
+  /** Adapt the direct-probe timeout to measured round trips; off by default. */
+  readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
+  /** How long `leave()` waits for the leave to spread before it resolves anyway. Default 5,000 ms. */
+  readonly leaveTimeoutMs?: number;
+  /** Largest state-sync message accepted, in bytes. Default 32 MiB. */
+  readonly streamBytesMax?: number;
+  /** Time allowed to open a state-sync connection. Default 10,000 ms. */
+  readonly connectTimeoutMs?: number;
+  /** Time allowed for one state-sync message. Default 10,000 ms. */
+  readonly streamTimeoutMs?: number;
+  /** State-sync connections accepted at once. Default 256. */
+  readonly maxInboundStreams?: number;
+}
+
+/** What {@link resolveNodeOptions} settles before anything is bound. */
+export interface ResolvedNodeOptions {
+  readonly bind: string;
+  readonly config: SwimConfig;
+  readonly leaveTimeoutMs: number;
+}
+
+const OWNER = 'createNode';
+const KNOWN = [
+  'name',
+  'bind',
+  'advertise',
+  'profile',
+  'config',
+  'meta',
+  'incarnation',
+  'logger',
+  'transport',
+  'resolver',
+  'clock',
+  'random',
+  'trackPhi',
+  'adaptiveProbeTimeout',
+  'leaveTimeoutMs',
+  'streamBytesMax',
+  'connectTimeoutMs',
+  'streamTimeoutMs',
+  'maxInboundStreams',
+] as const;
+
+/** Validates what can be checked without binding; the transport and the core check the rest. */
+export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidOptionError('FDKIT_INVALID_OPTION', 'options', `${OWNER}: options must be an object`);
+  }
+  checkKnownKeys(OWNER, options, KNOWN);
+  const profile = options.profile ?? 'lan';
+  if (!Object.hasOwn(profiles, profile)) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'profile',
+      `${OWNER}: option profile must be lan, wan or local, got ${String(profile)}`,
+    );
+  }
+  if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'name',
+      `${OWNER}: option name must be a non-empty string of at most 255 characters`,
+    );
+  }
+  if (options.transport !== undefined && typeof options.transport !== 'function') {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'transport',
+      `${OWNER}: option transport must be a function that returns a Promise<Transport>`,
+    );
+  }
+  const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
+    min: 0,
+    max: 600_000,
+  });
+  return {
+    bind: options.bind ?? '0.0.0.0:7946',
+    config: resolveSwimConfig(options.config ?? {}, profiles[profile]),
+    leaveTimeoutMs,
+  };
+}

@@ -1,0 +1,441 @@
+/**
+ * A SWIM member on the network: the unchanged sans-I/O core (`src/swim/core.ts`) wired to a transport
+ * (UDP for probes and gossip, TCP for state sync), the wire codec, the system clock and a pino logger.
+ * This file is the only place where those meet; the protocol itself knows none of them.
+ */
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { type Logger, pino } from 'pino';
+import { InvalidArgumentError, type LifecycleCode, LifecycleError, NetworkError } from '../errors.js';
+import type { Clock } from '../runtime/clock.js';
+import { Random } from '../runtime/random.js';
+import { entropySeed, systemClock } from '../runtime/system.js';
+import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
+import type { SwimEnvironment } from '../swim/environment.js';
+import type { MemberEvent, MessageEvent, SwimEvent } from '../swim/events.js';
+import type { Packet, StreamMessage } from '../swim/messages.js';
+import { hostKind, parseAddress } from '../transport/address.js';
+import { createNetTransport } from '../transport/net-transport.js';
+import type { TransportOptions } from '../transport/options.js';
+import { resolveSeeds } from '../transport/resolve.js';
+import type { Transport } from '../transport/transport.js';
+import { decodeDatagram, decodeStream } from '../wire/decode.js';
+import { countDrop, createDropCounters, type DropCounters } from '../wire/drop-reason.js';
+import { encodePacket, encodeStream } from '../wire/encode.js';
+import { DatagramBatcher } from './datagram-batcher.js';
+import { EventStream, type EventStreamOptions } from './event-stream.js';
+import { type NodeCounters, nodeCounters } from './node-counters.js';
+import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
+
+/** The events of a {@link SwimNode}, by name. */
+export interface NodeEventMap {
+  alive: [MemberEvent];
+  suspect: [MemberEvent];
+  dead: [MemberEvent];
+  left: [MemberEvent];
+  update: [MemberEvent];
+  message: [MessageEvent];
+}
+
+/** Options of {@link SwimNode.join}. */
+export interface JoinOptions {
+  /** Stops waiting for the seeds' answers (the member keeps retrying them in the background). */
+  readonly signal?: AbortSignal;
+}
+
+/** Options of {@link SwimNode.leave}. */
+export interface LeaveOptions {
+  /** How long to wait for the leave to spread; the node's `leaveTimeoutMs` by default. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+type Phase = 'created' | 'starting' | 'running' | 'left' | 'stopped';
+
+/**
+ * One member of a SWIM cluster over UDP and TCP. Create it with {@link createNode}.
+ *
+ * @example
+ * ```ts
+ * const node = createNode({ name: 'api-1', bind: '0.0.0.0:7946' });
+ * node.on('dead', (e) => console.log(`${e.member} is dead (${e.cause})`));
+ * await node.start();
+ * await node.join(['10.0.0.2:7946', 'srv:_fdkit._udp.example.internal']);
+ * for await (const event of node.events({ signal: AbortSignal.timeout(60_000) })) console.log(event);
+ * await node.leave();
+ * await node.shutdown();
+ * ```
+ */
+export class SwimNode extends EventEmitter<NodeEventMap> {
+  private phase: Phase = 'created';
+  private readonly options: NodeOptions;
+  private readonly resolved: ResolvedNodeOptions;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly drops: DropCounters = createDropCounters();
+  private readonly streams = new Set<EventStream<SwimEvent>>();
+  private transport: Transport | undefined;
+  private core: SwimCore | undefined;
+  private batcher: DatagramBatcher | undefined;
+  // Stream sends made while join() runs the core, so that join can wait for the seeds' answers.
+  private capture: Promise<boolean>[] | undefined;
+  private shutdownPromise: Promise<void> | undefined;
+
+  /** @param options - see {@link NodeOptions}; validated here, before anything is bound */
+  constructor(options: NodeOptions = {}) {
+    super();
+    this.resolved = resolveNodeOptions(options);
+    this.options = options;
+    this.log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'node' });
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The address other members reach this one at; known once started. */
+  get localAddress(): string {
+    return this.requireCore('localAddress').address;
+  }
+
+  /** This member as the cluster sees it. */
+  get localMember(): MemberInfo {
+    const core = this.requireCore('localMember');
+    // The core holds itself from start() on.
+    return core.members().find((m) => m.name === core.name)!;
+  }
+
+  /** Lifeguard local health score: 0 is healthy, higher means this member itself is struggling. */
+  get localHealth(): number {
+    return this.core?.localHealth ?? 0;
+  }
+
+  /**
+   * Binds the transport and starts probing and gossip. Rejects with a `NetworkError`
+   * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BAD_ADDRESS`, `FDKIT_BIND_FAILED`) when the address cannot be bound,
+   * or a `LifecycleError` when called twice.
+   */
+  async start(): Promise<void> {
+    if (this.phase !== 'created')
+      throw this.lifecycleError('FDKIT_ALREADY_STARTED', 'start() may be called once');
+    this.phase = 'starting';
+    const options = this.options;
+    let transport: Transport;
+    try {
+      transport = await (options.transport ?? createNetTransport)(this.transportOptions());
+    } catch (error) {
+      this.phase = 'stopped';
+      throw error;
+    }
+    try {
+      const port = parseAddress(transport.localAddress).port;
+      const coreOptions: SwimCoreOptions = {
+        name: options.name ?? `${hostname()}-${port}`,
+        address: transport.localAddress,
+        config: this.resolved.config,
+        ...(options.meta === undefined ? {} : { meta: options.meta }),
+        ...(options.incarnation === undefined ? {} : { incarnation: options.incarnation }),
+        ...(options.trackPhi === undefined ? {} : { trackPhi: options.trackPhi }),
+        ...(options.adaptiveProbeTimeout === undefined
+          ? {}
+          : { adaptiveProbeTimeout: options.adaptiveProbeTimeout }),
+      };
+      const core = new SwimCore(coreOptions, this.environment(transport));
+      this.batcher = new DatagramBatcher(
+        (address, datagram) => transport.sendDatagram(address, datagram),
+        this.resolved.config.packetBytesMax,
+      );
+      transport.onDatagram((bytes, from) => this.receiveDatagram(bytes, from));
+      transport.onStream((bytes, from) => this.receiveStream(bytes, from));
+      this.transport = transport;
+      this.core = core;
+      core.start();
+      this.phase = 'running';
+      this.log.info({ name: core.name, address: core.address }, 'started');
+    } catch (error) {
+      this.phase = 'stopped';
+      await transport.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Joins a cluster through seeds: `host:port` (host names are resolved through DNS, A and AAAA) or
+   * `srv:NAME` (SRV records). Resolves with the number of seed addresses that answered; rejects with a
+   * `NetworkError` when none did. Either way the member keeps retrying its seeds in the background while
+   * it knows nobody, resolving names again on every attempt, so a cluster can form in any start order.
+   */
+  async join(seeds: readonly string[], options: JoinOptions = {}): Promise<number> {
+    const core = this.requireCore('join');
+    if (!Array.isArray(seeds) || seeds.some((s) => typeof s !== 'string')) {
+      throw new InvalidArgumentError('seeds', 'join: seeds must be an array of strings');
+    }
+    for (const seed of seeds) checkSeed(seed);
+    // The core sends to the seeds synchronously: what it sends is what join waits for.
+    this.capture = [];
+    core.join(seeds);
+    const sends = this.capture;
+    this.capture = undefined;
+    const answered = await abortable(Promise.all(sends), options.signal);
+    const count = answered.filter(Boolean).length;
+    if (count === 0 && seeds.length > 0) {
+      throw new NetworkError(
+        'FDKIT_CONNECT_FAILED',
+        seeds.join(', '),
+        `join: no seed answered (${seeds.join(', ')}); check the addresses and that the seeds are running. The member keeps retrying in the background.`,
+      );
+    }
+    return count;
+  }
+
+  /**
+   * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves once the
+   * leave has been gossiped as often as the protocol retransmits an update, or after `timeoutMs`. Call
+   * {@link SwimNode.shutdown} afterwards.
+   */
+  async leave(options: LeaveOptions = {}): Promise<void> {
+    const core = this.requireCore('leave');
+    const timeoutMs = options.timeoutMs ?? this.resolved.leaveTimeoutMs;
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+      throw new InvalidArgumentError('timeoutMs', `leave: timeoutMs must be a number >= 0, got ${timeoutMs}`);
+    }
+    core.leave();
+    this.phase = 'left';
+    const others = core
+      .members()
+      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'));
+    if (others.length === 0) return;
+    const deadline = this.clock.now() + timeoutMs;
+    const step = core.config.gossipIntervalMs;
+    while (core.pendingBroadcasts > 0 && this.clock.now() < deadline && options.signal?.aborted !== true) {
+      await new Promise<void>((resolve) =>
+        this.clock.setTimer(Math.min(step, deadline - this.clock.now()), resolve),
+      );
+    }
+  }
+
+  /** Stops the protocol, closes the sockets and ends every event stream. Idempotent. */
+  shutdown(): Promise<void> {
+    this.shutdownPromise ??= this.stop();
+    return this.shutdownPromise;
+  }
+
+  /** Every member this one knows, itself included, in any state. */
+  members(): MemberInfo[] {
+    return this.core?.members() ?? [];
+  }
+
+  /** Replaces this member's metadata (at most 512 bytes) and spreads it. */
+  updateMetadata(meta: Uint8Array): void {
+    this.requireRunning('updateMetadata').updateMetadata(meta);
+  }
+
+  /** Spreads `payload` to every member by gossip; each reports it once, as a `message` event. */
+  broadcast(payload: Uint8Array): void {
+    this.requireRunning('broadcast').broadcast(payload);
+  }
+
+  /** Sends `payload` straight to a member, named by its name or its `host:port`. */
+  send(to: string, payload: Uint8Array): void {
+    const core = this.requireRunning('send');
+    const id = core.directory.find(to);
+    const address =
+      id !== undefined && core.stateOf(to) !== undefined ? core.directory.addressOf(id) : literalAddress(to);
+    if (address === undefined) {
+      throw new InvalidArgumentError(
+        'to',
+        `send: ${JSON.stringify(to)} is neither a known member nor an ip:port address`,
+      );
+    }
+    core.send(address, payload);
+  }
+
+  /**
+   * Every event from now on, as an async iterable; ends when `signal` aborts or the node shuts down. A
+   * reader that falls more than `bufferSize` events behind loses the oldest.
+   */
+  events(options: EventStreamOptions = {}): AsyncIterableIterator<SwimEvent> {
+    const bufferSize = options.bufferSize ?? 1024;
+    if (!Number.isInteger(bufferSize) || bufferSize < 1) {
+      throw new InvalidArgumentError(
+        'bufferSize',
+        `events: bufferSize must be an integer >= 1, got ${bufferSize}`,
+      );
+    }
+    const stream = new EventStream<SwimEvent>(bufferSize, (s) => this.streams.delete(s), options.signal);
+    if (this.phase === 'stopped') stream.end();
+    else this.streams.add(stream);
+    return stream;
+  }
+
+  /** Counters of traffic, drops and protocol activity: a fresh plain object. */
+  counters(): NodeCounters {
+    return nodeCounters(this.core?.counters, this.transport?.counters(), this.drops);
+  }
+
+  private async stop(): Promise<void> {
+    const previous = this.phase;
+    this.phase = 'stopped';
+    this.core?.stop();
+    this.batcher?.flush();
+    this.batcher?.clear();
+    for (const stream of [...this.streams]) stream.end();
+    await this.transport?.close();
+    if (previous !== 'created') this.log.info({}, 'stopped');
+  }
+
+  private environment(transport: Transport): SwimEnvironment {
+    return {
+      clock: this.clock,
+      random: this.options.random ?? new Random(entropySeed()),
+      sendPacket: (address: string, packet: Packet) => {
+        this.batcher?.add(address, encodePacket(packet));
+      },
+      sendStream: (address: string, message: StreamMessage) => {
+        const sent = this.sendStream(transport, address, encodeStream(message));
+        this.capture?.push(sent);
+      },
+      emit: (event: SwimEvent) => this.dispatch(event),
+    };
+  }
+
+  /** Sends one state-sync message; a seed written as a name is resolved first, on every attempt. */
+  private async sendStream(transport: Transport, address: string, payload: Uint8Array): Promise<boolean> {
+    let targets = [address];
+    if (address.startsWith('srv:') || hostKind(parseAddress(address).host) === 'name') {
+      const resolved = await resolveSeeds([address], this.options.resolver);
+      targets = resolved.addresses.filter((a) => a !== transport.localAddress);
+      if (targets.length === 0) {
+        this.log.debug({ seed: address, failures: resolved.failures }, 'seed resolved to nothing');
+        return false;
+      }
+    }
+    const results = await Promise.allSettled(targets.map((target) => transport.sendStream(target, payload)));
+    for (const result of results) {
+      if (result.status === 'rejected')
+        this.log.debug({ address, error: String(result.reason) }, 'state sync failed');
+    }
+    return results.some((r) => r.status === 'fulfilled');
+  }
+
+  private receiveDatagram(bytes: Uint8Array, from: string): void {
+    const core = this.core;
+    if (core === undefined || this.phase === 'stopped') return;
+    const result = decodeDatagram(bytes);
+    if (!result.ok) {
+      countDrop(this.drops, result.reason);
+      this.log.debug({ from, reason: result.reason, detail: result.detail }, 'dropped datagram');
+      return;
+    }
+    for (const packet of result.packets) core.handlePacket(from, packet);
+  }
+
+  private receiveStream(bytes: Uint8Array, from: string): void {
+    const core = this.core;
+    if (core === undefined || this.phase === 'stopped') return;
+    const result = decodeStream(bytes);
+    if (!result.ok) {
+      countDrop(this.drops, result.reason);
+      this.log.debug({ from, reason: result.reason, detail: result.detail }, 'dropped stream');
+      return;
+    }
+    const message = result.message;
+    // The connection comes from an ephemeral port: the answer goes to the address the sender advertises
+    // for itself in its own list.
+    const self = message.members.names.indexOf(message.from);
+    const senderAddress = self < 0 ? undefined : message.members.addresses[self];
+    if (senderAddress === undefined) {
+      countDrop(this.drops, 'invalid-field');
+      this.log.debug({ from, sender: message.from }, 'dropped stream: sender missing from its own list');
+      return;
+    }
+    core.handleStream(senderAddress, message);
+  }
+
+  private dispatch(event: SwimEvent): void {
+    for (const stream of this.streams) stream.push(event);
+    if (event.type === 'message') this.emit('message', event);
+    else this.emit(event.type, event);
+  }
+
+  private requireCore(method: string): SwimCore {
+    if (this.core === undefined || this.phase === 'stopped') {
+      throw this.phase === 'stopped'
+        ? this.lifecycleError('FDKIT_STOPPED', `${method} after shutdown()`)
+        : this.lifecycleError('FDKIT_NOT_STARTED', `${method} before start() has resolved`);
+    }
+    return this.core;
+  }
+
+  private requireRunning(method: string): SwimCore {
+    const core = this.requireCore(method);
+    if (this.phase !== 'running') throw this.lifecycleError('FDKIT_STOPPED', `${method} after leave()`);
+    return core;
+  }
+
+  private lifecycleError(code: LifecycleCode, what: string): LifecycleError {
+    return new LifecycleError(code, `SwimNode: ${what}`);
+  }
+
+  private transportOptions(): TransportOptions {
+    const o = this.options;
+    return {
+      bind: this.resolved.bind,
+      clock: this.clock,
+      logger: this.log,
+      ...(o.advertise === undefined ? {} : { advertise: o.advertise }),
+      ...(o.streamBytesMax === undefined ? {} : { streamBytesMax: o.streamBytesMax }),
+      ...(o.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: o.connectTimeoutMs }),
+      ...(o.streamTimeoutMs === undefined ? {} : { streamTimeoutMs: o.streamTimeoutMs }),
+      ...(o.maxInboundStreams === undefined ? {} : { maxInboundStreams: o.maxInboundStreams }),
+    };
+  }
+}
+
+/**
+ * Creates a SWIM member over UDP and TCP (or the transport the options give). Nothing is bound until
+ * `start()`; options are validated here and a mistake throws an `InvalidOptionError` naming the option.
+ */
+export function createNode(options: NodeOptions = {}): SwimNode {
+  return new SwimNode(options);
+}
+
+function checkSeed(seed: string): void {
+  if (seed.startsWith('srv:') && seed.length > 4) return;
+  try {
+    parseAddress(seed, { label: 'seed' });
+  } catch (error) {
+    throw new NetworkError(
+      'FDKIT_BAD_ADDRESS',
+      seed,
+      `join: seed ${JSON.stringify(seed)} must be host:port ([v6]:port for IPv6) or srv:NAME`,
+      { cause: error },
+    );
+  }
+}
+
+/** `s` when it is an `ip:port` address (not a host name), else undefined. */
+function literalAddress(s: string): string | undefined {
+  try {
+    return hostKind(parseAddress(s).host) === 'name' ? undefined : s;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `promise`, or a rejection with the signal's reason once it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
