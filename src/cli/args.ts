@@ -11,13 +11,14 @@ export class UsageError extends Error {
 
 /** What one flag takes, and the range of a numeric value. */
 export interface FlagSpec {
-  readonly kind: 'integer' | 'number' | 'boolean' | 'string';
+  /** `list` takes a value each time it is given, and splits each on commas. */
+  readonly kind: 'integer' | 'number' | 'boolean' | 'string' | 'list';
   readonly min?: number;
   readonly max?: number;
 }
 
 /** Parsed flags by name: numbers for numeric flags, true for boolean flags that were given. */
-export type ParsedFlags = Map<string, number | boolean | string>;
+export type ParsedFlags = Map<string, number | boolean | string | string[]>;
 
 /** Parses `argv` (without the command name) against `specs`; a repeated flag keeps its last value. */
 export function parseFlags(
@@ -42,6 +43,12 @@ export function parseFlags(
     }
     const raw = argv[++i];
     if (raw === undefined) throw new UsageError(`fdkit ${command}: flag ${arg} needs a value`);
+    if (spec.kind === 'list') {
+      const list = (parsed.get(name) as string[] | undefined) ?? [];
+      list.push(...raw.split(',').filter((item) => item !== ''));
+      parsed.set(name, list);
+      continue;
+    }
     parsed.set(name, spec.kind === 'string' ? raw : parseNumber(command, arg, raw, spec));
   }
   return parsed;
@@ -71,4 +78,10 @@ export function numberFlag(flags: ParsedFlags, flag: string, fallback: number): 
 export function stringFlag(flags: ParsedFlags, flag: string): string | undefined {
   const value = flags.get(flag);
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The values of a `list` flag, empty when it was not given. */
+export function listFlag(flags: ParsedFlags, flag: string): string[] {
+  const value = flags.get(flag);
+  return Array.isArray(value) ? value : [];
 }

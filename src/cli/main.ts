@@ -4,6 +4,7 @@
  * mistakes into a message and exit status 2, and keeps stdout for results.
  */
 import { readFileSync } from 'node:fs';
+import { leaveOnSignals, runAgentCommand } from './agent-command.js';
 import { parseFlags, UsageError } from './args.js';
 import { defaultDemoScenario, runDetectorDemo } from './detector-demo.js';
 import { runSimCommand } from './sim-command.js';
@@ -11,6 +12,10 @@ import { runSimCommand } from './sim-command.js';
 const USAGE = `Usage: fdkit <command> [flags]
 
 Commands:
+  agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local]
+        [--meta TEXT] [--log-level info]
+                                    one cluster member; one JSON line per membership event on stdout,
+                                    logs on stderr; SIGINT or SIGTERM leave gracefully
   demo [--seed N] [--pause-ms MS]   a phi-accrual detector watching a heartbeat stream with a pause
                                     and a crash, in virtual time
   sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K]
@@ -25,9 +30,19 @@ function version(): string {
   return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : 'unknown';
 }
 
-function run(argv: readonly string[]): void {
+async function run(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
+    case 'agent': {
+      const exit = (code: number): never => process.exit(code);
+      const node = await runAgentCommand(rest, {
+        stdout: (line) => process.stdout.write(line),
+        stderr: process.stderr,
+        exit,
+      });
+      if (node !== undefined) leaveOnSignals(node, exit);
+      return;
+    }
     case 'demo': {
       const flags = parseFlags('demo', rest, {
         seed: { kind: 'integer', min: 0 },
@@ -62,10 +77,8 @@ function run(argv: readonly string[]): void {
   }
 }
 
-try {
-  run(process.argv.slice(2));
-} catch (error) {
+run(process.argv.slice(2)).catch((error: unknown) => {
   if (!(error instanceof UsageError)) throw error;
   process.stderr.write(`${error.message}\n\n${USAGE}`);
   process.exitCode = 2;
-}
+});

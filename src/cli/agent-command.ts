@@ -1,0 +1,131 @@
+/**
+ * `fdkit agent`: one cluster member as a process. Stdout carries one JSON line per membership event and
+ * nothing else, so that other programs can follow the cluster with a line reader; logs go to stderr.
+ * SIGINT and SIGTERM leave the cluster gracefully (others report `left`, not `dead`); a second signal
+ * exits at once.
+ */
+import { pino } from 'pino';
+import { InvalidOptionError, NetworkError } from '../errors.js';
+import { createNode, type SwimNode } from '../node/node.js';
+import type { ProfileName } from '../swim/profiles.js';
+import { listFlag, parseFlags, stringFlag, UsageError } from './args.js';
+
+/** One stdout line: the event shape of DESIGN.md. */
+export interface AgentEventLine {
+  /** Wall time of the event, Unix ms. */
+  readonly t: number;
+  /** The agent's own member name. */
+  readonly node: string;
+  readonly event: 'alive' | 'suspect' | 'dead' | 'left' | 'update';
+  readonly member: string;
+  readonly incarnation: number;
+  readonly cause: string;
+}
+
+/** Where the agent writes, and how it learns of signals (the process by default). */
+export interface AgentIo {
+  readonly stdout: (line: string) => void;
+  /** Log destination: a writable stream for pino; stderr by default. */
+  readonly stderr: NodeJS.WritableStream;
+  readonly exit: (code: number) => void;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PROFILES: readonly ProfileName[] = ['lan', 'wan', 'local'];
+
+/** Runs the agent until a signal; resolves once it is started and joined (or joining). */
+export async function runAgentCommand(argv: readonly string[], io: AgentIo): Promise<SwimNode | undefined> {
+  const flags = parseFlags('agent', argv, {
+    name: { kind: 'string' },
+    bind: { kind: 'string' },
+    advertise: { kind: 'string' },
+    join: { kind: 'list' },
+    profile: { kind: 'string' },
+    meta: { kind: 'string' },
+    'log-level': { kind: 'string' },
+  });
+  const name = stringFlag(flags, 'name');
+  const bind = stringFlag(flags, 'bind');
+  if (name === undefined || bind === undefined) {
+    throw new UsageError('fdkit agent: --name NAME and --bind HOST:PORT are required');
+  }
+  const profile = stringFlag(flags, 'profile') ?? 'lan';
+  if (!PROFILES.includes(profile as ProfileName)) {
+    throw new UsageError(`fdkit agent: --profile takes lan, wan or local, got '${profile}'`);
+  }
+  const level = stringFlag(flags, 'log-level') ?? 'info';
+  if (!LOG_LEVELS.includes(level)) {
+    throw new UsageError(`fdkit agent: --log-level takes one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
+  }
+  const advertise = stringFlag(flags, 'advertise');
+  const meta = stringFlag(flags, 'meta');
+  const logger = pino({ level, base: { node: name } }, io.stderr);
+  let node: SwimNode;
+  try {
+    node = createNode({
+      name,
+      bind,
+      profile: profile as ProfileName,
+      logger,
+      ...(advertise === undefined ? {} : { advertise }),
+      ...(meta === undefined ? {} : { meta: new TextEncoder().encode(meta) }),
+    });
+    for (const event of ['alive', 'suspect', 'dead', 'left', 'update'] as const) {
+      node.on(event, (e) => {
+        const line: AgentEventLine = {
+          t: Math.round(e.wallMs),
+          node: name,
+          event,
+          member: e.member,
+          incarnation: e.incarnation,
+          cause: e.cause,
+        };
+        io.stdout(`${JSON.stringify(line)}\n`);
+      });
+    }
+    await node.start();
+  } catch (error) {
+    if (error instanceof NetworkError || error instanceof InvalidOptionError) {
+      io.stderr.write(`fdkit agent: ${error.message}\n`);
+      io.exit(1);
+      return undefined;
+    }
+    throw error;
+  }
+  logger.info({ address: node.localAddress }, 'agent started');
+  const seeds = listFlag(flags, 'join');
+  if (seeds.length > 0) {
+    node.join(seeds).then(
+      (answered) => logger.info({ seeds, answered }, 'joined'),
+      (error: unknown) => {
+        // The member keeps retrying its seeds; say why this attempt failed and carry on.
+        logger.warn(
+          { seeds, error: error instanceof Error ? error.message : String(error) },
+          'join failed, retrying',
+        );
+      },
+    );
+  }
+  return node;
+}
+
+/** Leaves gracefully on the first SIGINT or SIGTERM, exits at once on the second. */
+export function leaveOnSignals(node: SwimNode, exit: (code: number) => void): void {
+  let leaving = false;
+  const onSignal = (): void => {
+    if (leaving) {
+      exit(130);
+      return;
+    }
+    leaving = true;
+    node
+      .leave()
+      .then(() => node.shutdown())
+      .then(
+        () => exit(0),
+        () => exit(1),
+      );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
