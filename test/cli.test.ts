@@ -82,3 +82,17 @@ describe('fdkit command', () => {
     expect(out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
+
+describe('fdkit agent usage', () => {
+  it.each([
+    { argv: ['--name', 'a', '--bind', '127.0.0.1:0', '--join', 'nonsense'], says: /--join seed "nonsense"/ },
+    { argv: ['--name', 'a', '--bind', '127.0.0.1:0', '--join', '127.0.0.1:1,srv:'], says: /srv:/ },
+    { argv: ['--name', 'a', '--bind', '127.0.0.1:0', '--profile', 'fast'], says: /--profile takes lan/ },
+    { argv: ['--bind', '127.0.0.1:0'], says: /--name NAME and --bind HOST:PORT are required/ },
+  ])('refuses $argv before binding anything, with status 2', ({ argv, says }) => {
+    const run = spawnSync(process.execPath, [BIN, 'agent', ...argv], { encoding: 'utf8', timeout: 10_000 });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(says);
+  });
+});

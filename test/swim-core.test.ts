@@ -333,6 +333,28 @@ describe('SwimCore: failure detection', () => {
     expect([...causes].sort()).toEqual(['probe-failed', 'suspect-gossip']);
   });
 
+  it('keeps the survivors healthy: the helpers\' nacks arrive within the asker\'s probe period', () => {
+    const net = new Net(7);
+    const members = net.form(NAMES5);
+    net.runUntil(() => allAlive(members), CONVERGE_MS);
+    net.run(5000);
+    net.isolated.add('n3');
+    const others = members.filter((m) => m.name !== 'n3');
+    let worstHealth = 0;
+    net.runUntil(
+      () => others.every((m) => m.core.stateOf('n3') === 'dead'),
+      WORST_MS,
+      () => {
+        for (const m of others) worstHealth = Math.max(worstHealth, m.core.localHealth);
+      },
+    );
+    const nacks = others.reduce((sum, m) => sum + m.core.counters.nacksReceived, 0);
+    expect(others.reduce((sum, m) => sum + m.core.counters.probesFailed, 0)).toBeGreaterThan(0);
+    expect(nacks).toBeGreaterThan(0);
+    // A nack that came after the period closed would count as missing and raise the asker's score.
+    expect(worstHealth).toBe(0);
+  });
+
   it('declares it dead everywhere within expectedTiming().worstCaseAllKnowMs', () => {
     const causes = new Set<string>();
     for (const { net, t0, others } of isolations()) {

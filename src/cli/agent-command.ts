@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { InvalidOptionError, NetworkError } from '../errors.js';
 import { createNode, type SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
+import { checkSeed } from '../transport/resolve.js';
 import { listFlag, parseFlags, stringFlag, UsageError } from './args.js';
 
 /** One stdout line: the event shape of DESIGN.md. */
@@ -57,6 +58,14 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
   if (!LOG_LEVELS.includes(level)) {
     throw new UsageError(`fdkit agent: --log-level takes one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
   }
+  const seeds = listFlag(flags, 'join');
+  for (const seed of seeds) {
+    try {
+      checkSeed(seed);
+    } catch (error) {
+      throw new UsageError(`fdkit agent: --join ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const advertise = stringFlag(flags, 'advertise');
   const meta = stringFlag(flags, 'meta');
   const logger = pino({ level, base: { node: name } }, io.stderr);
@@ -93,7 +102,6 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     throw error;
   }
   logger.info({ address: node.localAddress }, 'agent started');
-  const seeds = listFlag(flags, 'join');
   if (seeds.length > 0) {
     node.join(seeds).then(
       (answered) => logger.info({ seeds, answered }, 'joined'),

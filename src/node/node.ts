@@ -17,7 +17,7 @@ import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
 import { createNetTransport } from '../transport/net-transport.js';
 import type { TransportOptions } from '../transport/options.js';
-import { resolveSeeds } from '../transport/resolve.js';
+import { checkSeed, resolveSeeds } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
 import { countDrop, createDropCounters, type DropCounters } from '../wire/drop-reason.js';
@@ -395,20 +395,6 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
  */
 export function createNode(options: NodeOptions = {}): SwimNode {
   return new SwimNode(options);
-}
-
-function checkSeed(seed: string): void {
-  if (seed.startsWith('srv:') && seed.length > 4) return;
-  try {
-    parseAddress(seed, { label: 'seed' });
-  } catch (error) {
-    throw new NetworkError(
-      'FDKIT_BAD_ADDRESS',
-      seed,
-      `join: seed ${JSON.stringify(seed)} must be host:port ([v6]:port for IPv6) or srv:NAME`,
-      { cause: error },
-    );
-  }
 }
 
 /** `s` when it is an `ip:port` address (not a host name), else undefined. */

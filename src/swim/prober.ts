@@ -28,6 +28,8 @@ interface ProbeState {
 }
 
 const NOOP = (): void => {};
+/** When a ping-req helper answers a nack, as a fraction of its probe timeout. */
+const NACK_AT_FRACTION = 0.8;
 
 /**
  * Timers that outlive `stop()` find the member stopped and do nothing, so they are not tracked; the one
@@ -74,13 +76,23 @@ export class Prober {
   /** Acts as the helper of a ping-req: probes the target and relays its ack, or a nack on silence. */
   handlePingReq(fromAddress: string, req: PingReq): void {
     const core = this.core;
-    this.pingAddress(req.targetAddress, req.target, core.config.probeTimeoutMs, (acked) => {
-      if (acked) {
-        this.send(fromAddress, { type: 'ack', seq: req.seq, from: core.name, updates: [] });
-      } else if (req.nack && core.isRunning) {
-        core.counters.nacksSent++;
-        this.send(fromAddress, { type: 'nack', seq: req.seq, from: core.name, updates: [] });
-      }
+    let acked = false;
+    // The nack leaves before the helper's own timeout runs out (Lifeguard, footnote 5): the asker sent the
+    // ping-req one probe timeout into its period and closes the probe at the period's end, so a nack sent
+    // after a full probe timeout arrives too late to count, and the asker would blame its own health for
+    // every member that really died. An ack that comes later is still relayed.
+    const nackTimer = req.nack
+      ? core.env.clock.setTimer(core.config.probeTimeoutMs * NACK_AT_FRACTION, () => {
+          if (acked || !core.isRunning) return;
+          core.counters.nacksSent++;
+          this.send(fromAddress, { type: 'nack', seq: req.seq, from: core.name, updates: [] });
+        })
+      : undefined;
+    this.pingAddress(req.targetAddress, req.target, core.config.probeTimeoutMs, (ok) => {
+      if (!ok) return;
+      acked = true;
+      nackTimer?.cancel();
+      this.send(fromAddress, { type: 'ack', seq: req.seq, from: core.name, updates: [] });
     });
   }
 

@@ -25,6 +25,7 @@ export {
 export { BIND_ATTEMPTS_MAX, createNetTransport, type NetTransportOptions } from './net-transport.js';
 export { TRANSPORT_DEFAULTS, type TransportLogger, type TransportOptions } from './options.js';
 export {
+  checkSeed,
   type ResolvedSeeds,
   resolveSeeds,
   type SeedFailure,

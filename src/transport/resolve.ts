@@ -136,6 +136,34 @@ async function resolveSeed(seed: string, resolver: SeedResolver): Promise<string
   return hosts.map((ip) => formatAddress(ip, port));
 }
 
+/**
+ * Checks the syntax of a seed without resolving it: `host:port` (`[v6]:port` for IPv6) or `srv:NAME`.
+ * Throws a `NetworkError` `FDKIT_BAD_ADDRESS` that says what a seed looks like.
+ */
+export function checkSeed(seed: string): void {
+  const srvName =
+    typeof seed === 'string' && seed.startsWith(SRV_PREFIX) ? seed.slice(SRV_PREFIX.length) : undefined;
+  if (srvName !== undefined && isHostName(srvName)) return;
+  try {
+    if (srvName === undefined) {
+      parseAddress(seed, { label: 'seed' });
+      return;
+    }
+  } catch (error) {
+    throw new NetworkError(
+      'FDKIT_BAD_ADDRESS',
+      String(seed),
+      `seed ${JSON.stringify(seed)} must be host:port ([v6]:port for IPv6) or srv:NAME`,
+      { cause: error },
+    );
+  }
+  throw new NetworkError(
+    'FDKIT_BAD_ADDRESS',
+    seed,
+    `seed ${JSON.stringify(seed)}: after "srv:" comes a DNS name, e.g. srv:_fdkit._udp.example.com`,
+  );
+}
+
 /** An SRV target may be an IPv6 literal (unusual but seen in fakes and hosts files). */
 function bracket(name: string): string {
   const target = name.endsWith('.') ? name.slice(0, -1) : name;
