@@ -260,6 +260,24 @@ describe('SwimCore: joining', () => {
     expect(checkEvents(net)).toBe(n * (n - 1));
   });
 
+  it.each([1, 2, 3])(
+    'finds a seed that starts after it within seconds, not a reconnect interval (seed %i)',
+    (seed) => {
+      const net = new Net(seed);
+      const early = net.add('early');
+      early.core.start();
+      early.core.join([addressOf('late')]); // nobody listens there yet: the exchange is lost
+      net.run(2500);
+      const late = net.add('late');
+      late.core.start(); // it joins nobody: only the early member's retries can bring them together
+      const t0 = net.clock.now();
+      const at = net.runUntil(() => allAlive([early, late]), 20_000);
+      // Retries follow 1 s, 2 s, 4 s ... apart: the one at 3 s finds it. A retry on the reconnect rhythm
+      // alone would come at a random point of a 10 s interval.
+      expect(at - t0).toBeLessThan(1000);
+    },
+  );
+
   it('carries initial metadata and incarnations to the other members', () => {
     const net = new Net(9);
     const [a, b] = net.form(['a', 'b'], {});
@@ -333,7 +351,7 @@ describe('SwimCore: failure detection', () => {
     expect([...causes].sort()).toEqual(['probe-failed', 'suspect-gossip']);
   });
 
-  it('keeps the survivors healthy: the helpers\' nacks arrive within the asker\'s probe period', () => {
+  it("keeps the survivors healthy: the helpers' nacks arrive within the asker's probe period", () => {
     const net = new Net(7);
     const members = net.form(NAMES5);
     net.runUntil(() => allAlive(members), CONVERGE_MS);

@@ -28,11 +28,14 @@ interface Backoff {
 export class StateSync {
   private pushPullTimer: Timer | undefined;
   private reconnectTimer: Timer | undefined;
+  private seedTimer: Timer | undefined;
+  private seedRetryMs = 0;
   private seeds: readonly string[] = [];
   private readonly backoff = new Map<number, Backoff>();
   private readonly scratch: number[] = [];
   private readonly onPushPull = (): void => this.pushPullTick();
   private readonly onReconnect = (): void => this.reconnectTick();
+  private readonly onSeedRetry = (): void => this.seedRetryTick();
 
   constructor(private readonly core: SwimCore) {}
 
@@ -46,11 +49,20 @@ export class StateSync {
   stop(): void {
     this.pushPullTimer?.cancel();
     this.reconnectTimer?.cancel();
+    this.seedTimer?.cancel();
   }
 
+  /**
+   * Exchanges state with every seed, and retries them while this member still knows nobody: one probe
+   * interval later, then twice as long each time, up to the reconnect interval. Members started together
+   * (or before their seeds) thus find each other within seconds rather than a reconnect interval.
+   */
   join(seedAddresses: readonly string[]): void {
     this.seeds = [...seedAddresses];
     for (const address of this.seeds) if (address !== this.core.address) this.exchange(address, true);
+    this.seedTimer?.cancel();
+    this.seedRetryMs = this.core.config.probeIntervalMs;
+    this.seedTimer = this.core.env.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
   }
 
   handlePushPull(fromAddress: string, message: PushPull): void {
@@ -86,13 +98,26 @@ export class StateSync {
     this.pushPullTimer = core.env.clock.setTimer(this.pushPullIntervalMs(), this.onPushPull);
   }
 
+  private isAlone(): boolean {
+    const table = this.core.table;
+    return table.count(ALIVE) + table.count(SUSPECT) <= 1;
+  }
+
+  private seedRetryTick(): void {
+    const core = this.core;
+    this.seedTimer = undefined;
+    if (!core.isRunning || !this.isAlone()) return;
+    for (const address of this.seeds) if (address !== core.address) this.exchange(address, true);
+    this.seedRetryMs = Math.min(2 * this.seedRetryMs, core.config.reconnectIntervalMs);
+    this.seedTimer = core.env.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
+  }
+
   private reconnectTick(): void {
     const core = this.core;
     if (!core.isRunning) return;
     const { config, env } = core;
     const now = core.now();
-    const live = core.table.count(ALIVE) + core.table.count(SUSPECT);
-    if (live <= 1 && this.seeds.length > 0) {
+    if (this.isAlone() && this.seeds.length > 0 && this.seedTimer === undefined) {
       // Alone: the seeds are the only way back.
       this.exchange(this.seeds[env.random.int(this.seeds.length)]!, true);
     }
