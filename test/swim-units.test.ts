@@ -574,6 +574,30 @@ describe('Suspicion', () => {
     expect(fired).toHaveLength(1);
   });
 
+  it('ends one grace period after the second refusal, before the minimum; one refusal alone changes nothing', () => {
+    const { clock, s, fired } = start();
+    clock.advanceTo(100);
+    expect(s.witnessRefusal('accuser', 500)).toBe(true);
+    expect(s.witnessRefusal('accuser', 500)).toBe(false); // the same witness counts once
+    clock.advanceTo(1000);
+    expect(fired).toEqual([]);
+    expect(s.witnessRefusal('b', 500)).toBe(true);
+    expect(s.refusedBy).toEqual(['accuser', 'b']);
+    clock.advanceTo(1499);
+    expect(fired).toEqual([]);
+    clock.advanceTo(1500);
+    expect(fired).toEqual([1500]);
+    clock.advance(MAX);
+    expect(fired).toHaveLength(1);
+    // A refuted (cancelled) suspicion ignores later refusals.
+    const other = start();
+    other.s.witnessRefusal('accuser', 500);
+    other.s.cancel();
+    expect(other.s.witnessRefusal('b', 500)).toBe(false);
+    other.clock.advance(2 * MAX);
+    expect(other.fired).toEqual([]);
+  });
+
   it('fires earlier with confirmations that arrive before the minimum', () => {
     const { clock, s, fired } = start();
     clock.advanceTo(1000);

@@ -151,3 +151,28 @@ describe('MemoryNetwork', () => {
     expect(sources[0]).not.toBe(sources[1]);
   });
 });
+
+describe('MemoryNetwork probeConnect', () => {
+  it('is accepted where a transport listens, refused where none does, silent across a cut', async () => {
+    const clock = new VirtualClock();
+    const network = new MemoryNetwork({ clock });
+    const [a, b] = await pair(network);
+    expect(await a.probeConnect!(b.localAddress, 500)).toBe('accepted');
+    expect(await a.probeConnect!('10.0.0.9:7946', 500)).toBe('refused');
+    expect(await a.probeConnect!('not an address', 500)).toBe('timeout');
+    network.partition([a.localAddress], [b.localAddress]);
+    let outcome: string | undefined;
+    void a.probeConnect!(b.localAddress, 500).then((o) => {
+      outcome = o;
+    });
+    clock.advance(499);
+    await flush();
+    expect(outcome).toBeUndefined();
+    clock.advance(1);
+    await flush();
+    expect(outcome).toBe('timeout');
+    network.heal();
+    await b.close();
+    expect(await a.probeConnect!(b.localAddress, 500)).toBe('refused');
+  });
+});

@@ -302,3 +302,18 @@ describe('logging', () => {
     );
   });
 });
+
+describe('probeConnect over TCP', () => {
+  it('is accepted while the transport listens and refused once it is closed; the listener counts no drop', async () => {
+    const a = await open({ bind: '127.0.0.1:0' });
+    const b = await open({ bind: '127.0.0.1:0' });
+    expect(await a.probeConnect!(b.localAddress, 2000)).toBe('accepted');
+    // The listener saw a connection that closed without a byte: not a message, and not a drop.
+    await waitFor(() => b.counters().connectionsIn === 1 && b.counters().connectionsOpen === 0, 'closed');
+    expect(Object.values(b.counters().drops).reduce((x, y) => x + y, 0)).toBe(0);
+    expect(b.counters().streamsIn).toBe(0);
+    await b.close();
+    expect(await a.probeConnect!(b.localAddress, 2000)).toBe('refused');
+    expect(await a.probeConnect!('nonsense', 2000)).toBe('timeout');
+  });
+});

@@ -107,7 +107,16 @@ const updateArb: fc.Arbitrary<Update> = fc.oneof(
     incarnation: u32Arb,
     meta: metaArb,
   }),
-  fc.record({ kind: fc.constant('suspect' as const), name: nameArb, incarnation: u32Arb, from: nameArb }),
+  fc.record(
+    {
+      kind: fc.constant('suspect' as const),
+      name: nameArb,
+      incarnation: u32Arb,
+      from: nameArb,
+      refused: fc.constant(true as const),
+    },
+    { requiredKeys: ['kind', 'name', 'incarnation', 'from'] },
+  ),
   fc.record({ kind: fc.constant('dead' as const), name: nameArb, incarnation: u32Arb, from: nameArb }),
   fc.record({ kind: fc.constant('user' as const), origin: nameArb, seq: u32Arb, payload: payloadArb }),
 );

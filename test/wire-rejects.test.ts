@@ -415,10 +415,22 @@ describe('fields of updates', () => {
     });
 
     it(`${kind}: one element more or less is malformed`, () => {
-      expectDatagramDrop(inGossip([...structure, 0]), 'malformed', /has \d elements/);
+      // A suspect's optional fifth element is the refusal flag: anything but true there is malformed.
+      expectDatagramDrop(inGossip([...structure, 0]), 'malformed', /has \d elements|refusal flag/);
       expectDatagramDrop(inGossip(structure.slice(0, -1)), 'malformed', /has \d elements/);
     });
   }
+
+  it('a suspect carries the refusal flag as a fifth element true, and nothing else there', () => {
+    const ok = decodeDatagram(inGossip([...VALID_UPDATES.suspect, true]));
+    expect(ok.ok && ok.packets[0]!.updates[1]).toMatchObject({ kind: 'suspect', refused: true });
+    const plain = decodeDatagram(inGossip(VALID_UPDATES.suspect));
+    expect(plain.ok && 'refused' in plain.packets[0]!.updates[1]!).toBe(false);
+    for (const flag of [false, 1, 'true', null]) {
+      expectDatagramDrop(inGossip([...VALID_UPDATES.suspect, flag]), 'malformed', /refusal flag/);
+    }
+    expectDatagramDrop(inGossip([...VALID_UPDATES.dead, true]), 'malformed', /has 4 elements/);
+  });
 
   it('drops an unknown update kind as unknown-kind, a kind that is not a number as malformed', () => {
     for (const kind of [0, 5, 6, 127, 255, -1, 1.5]) {

@@ -18,7 +18,7 @@ Commands:
                                     logs on stderr; SIGINT or SIGTERM leave gracefully
   demo [--seed N] [--pause-ms MS]   a phi-accrual detector watching a heartbeat stream with a pause
                                     and a crash, in virtual time
-  sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K]
+  sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]
       [--pause K:MS] [--partition FRACTION:MS] [--json]
                                     one seeded simulation of a SWIM cluster; a JSON report with --json
   help                              this text

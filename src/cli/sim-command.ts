@@ -42,6 +42,7 @@ export function runSimCommand(
     profile: { kind: 'string' },
     loss: { kind: 'number', min: 0, max: 1 },
     crash: { kind: 'integer', min: 0 },
+    kill: { kind: 'integer', min: 0 },
     pause: { kind: 'string' },
     partition: { kind: 'string' },
     json: { kind: 'boolean' },
@@ -56,13 +57,14 @@ export function runSimCommand(
   const partition = pair('partition', stringFlag(flags, 'partition'), false);
   const request: FaultRequest = {
     crash: numberFlag(flags, 'crash', 0),
+    kill: numberFlag(flags, 'kill', 0),
     ...(pause === undefined ? {} : { pause: { count: pause[0], durationMs: pause[1] } }),
     ...(partition === undefined ? {} : { partition: { fraction: partition[0], durationMs: partition[1] } }),
   };
-  const faultCount = request.crash + (pause?.[0] ?? 0);
+  const faultCount = request.crash + (request.kill ?? 0) + (pause?.[0] ?? 0);
   if (faultCount > nodes - 2) {
     throw new UsageError(
-      `fdkit sim: --crash plus the count of --pause must be at most --nodes − 2 (${nodes - 2}), got ${faultCount}`,
+      `fdkit sim: --crash, --kill and the count of --pause together must be at most --nodes − 2 (${nodes - 2}), got ${faultCount}`,
     );
   }
   // The fault schedule has its own stream, derived from the seed, so that it does not shift when the

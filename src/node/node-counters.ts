@@ -35,6 +35,9 @@ export interface NodeCounters {
   suspicions: number;
   refutations: number;
   deaths: number;
+  /** Connections tried to members' ports as evidence, and those their hosts refused. */
+  connectProbes: number;
+  connectsRefused: number;
 }
 
 /** Merges the three sources; any of them may be missing before the node started. */
@@ -72,5 +75,7 @@ export function nodeCounters(
     suspicions: core?.suspicionsRaised ?? 0,
     refutations: core?.refutations ?? 0,
     deaths: core?.deathsDeclared ?? 0,
+    connectProbes: core?.connectProbes ?? 0,
+    connectsRefused: core?.connectsRefused ?? 0,
   };
 }

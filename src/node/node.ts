@@ -18,7 +18,7 @@ import { hostKind, parseAddress } from '../transport/address.js';
 import { createNetTransport } from '../transport/net-transport.js';
 import type { TransportOptions } from '../transport/options.js';
 import { checkSeed, resolveSeeds } from '../transport/resolve.js';
-import type { Transport } from '../transport/transport.js';
+import type { ConnectProbeResult, Transport } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
 import { countDrop, createDropCounters, type DropCounters } from '../wire/drop-reason.js';
 import { encodePacket, encodeStream } from '../wire/encode.js';
@@ -293,6 +293,17 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         this.capture?.push(sent);
       },
       emit: (event: SwimEvent) => this.dispatch(event),
+      ...(transport.probeConnect === undefined
+        ? {}
+        : {
+            probeConnect: (
+              address: string,
+              timeoutMs: number,
+              done: (outcome: ConnectProbeResult) => void,
+            ) => {
+              transport.probeConnect?.(address, timeoutMs).then(done);
+            },
+          }),
     };
   }
 

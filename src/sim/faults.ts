@@ -1,5 +1,5 @@
 /**
- * The faults of a simulation run, and how the command line's `--crash K`, `--pause K:MS` and
+ * The faults of a simulation run, and how the command line's `--crash K`, `--kill K`, `--pause K:MS` and
  * `--partition FRACTION:MS` become a concrete schedule: members and times drawn from the seed, every fault
  * starting in the first third of the run so that the rest shows detection and recovery.
  */
@@ -10,6 +10,11 @@ export interface CrashFault {
   readonly member: number;
   readonly atMs: number;
   readonly restartAtMs?: number;
+  /**
+   * Only the process died (kill -9, a crash) and its host is up: connections to its port are refused at
+   * once. Otherwise the whole host is gone and nothing answers at all.
+   */
+  readonly hostUp?: boolean;
 }
 
 /** A process frozen (GC pause, SIGSTOP) from `atMs` for `durationMs`. */
@@ -47,7 +52,10 @@ export const NO_FAULTS: FaultPlan = Object.freeze({ crashes: [], pauses: [], par
 
 /** What the command line asks for. */
 export interface FaultRequest {
+  /** Hosts that go down (silence). */
   readonly crash: number;
+  /** Processes killed on hosts that stay up (connections refused). */
+  readonly kill?: number;
   readonly pause?: { readonly count: number; readonly durationMs: number };
   readonly partition?: { readonly fraction: number; readonly durationMs: number };
 }
@@ -72,6 +80,9 @@ export function planFaults(
   }
   const at = (): number => Math.round(durationMs * (0.05 + random.next() * 0.28));
   const crashes: CrashFault[] = pool.splice(0, request.crash).map((member) => ({ member, atMs: at() }));
+  const kills: CrashFault[] = pool
+    .splice(0, request.kill ?? 0)
+    .map((member) => ({ member, atMs: at(), hostUp: true }));
   const pauses: PauseFault[] = request.pause
     ? pool
         .splice(0, request.pause.count)
@@ -93,5 +104,5 @@ export function planFaults(
       side: candidates.slice(0, size).sort((a, b) => a - b),
     });
   }
-  return { crashes, pauses, partitions, slowCpus: [] };
+  return { crashes: [...crashes, ...kills], pauses, partitions, slowCpus: [] };
 }

@@ -26,6 +26,8 @@ export class SimProcess implements Clock {
   /** The member's protocol core; replaced on restart. */
   core: SwimCore | undefined;
   state: ProcessState = 'running';
+  /** While crashed: whether its host is up, so that connections to its port are refused. */
+  hostUp = false;
   /** Incremented on crash, so that timers of a previous life never fire into the next one. */
   private generation = 0;
   // Work that came due while paused: timers and network arrivals, each in order.
@@ -97,10 +99,11 @@ export class SimProcess implements Clock {
     });
   }
 
-  /** Kills the process: pending work is lost. */
-  crash(): void {
+  /** Kills the process (its host stays up with `hostUp`, or goes down with it): pending work is lost. */
+  crash(hostUp = false): void {
     this.core?.stop();
     this.state = 'crashed';
+    this.hostUp = hostUp;
     this.generation++;
     this.deferredTimers.length = 0;
     this.deferredPackets.length = 0;

@@ -15,6 +15,7 @@ import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
+import type { ConnectOutcome } from '../swim/environment.js';
 import type { SwimEvent } from '../swim/events.js';
 import type { MemberStateName } from '../swim/member-state.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
@@ -284,6 +285,19 @@ export class Simulation {
           if (event.type !== 'message') this.metrics.record(i, event);
           this.options.onEvent?.(i, event);
         },
+        probeConnect: (address, timeoutMs, done) => {
+          // Decided when the SYN leaves: a refusal (RST) or an accept (SYN-ACK) takes a round trip;
+          // silence (host down, or a partition) takes the whole timeout.
+          const to = this.indexOf(address);
+          const target = to < 0 ? undefined : this.processes[to]!;
+          let outcome: ConnectOutcome = 'timeout';
+          if (target !== undefined && this.network.reachable(i, to) && this.network.reachable(to, i)) {
+            if (target.state !== 'crashed') outcome = 'accepted';
+            else if (target.hostUp) outcome = 'refused';
+          }
+          const delay = outcome === 'timeout' ? timeoutMs : 2 * this.network.streamDelay(i, to);
+          process.setTimer(delay, () => done(outcome));
+        },
       },
     );
     this.lifeIncarnation[i] = core.incarnation;
@@ -333,7 +347,7 @@ export class Simulation {
     for (const c of this.plan.crashes) {
       end(c.atMs);
       clock.setTimer(c.atMs, () => {
-        this.processes[c.member]!.crash();
+        this.processes[c.member]!.crash(c.hostUp === true);
         this.metrics.crashed(c.member, c.atMs);
       });
       if (c.restartAtMs !== undefined) {

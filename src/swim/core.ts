@@ -113,6 +113,10 @@ export interface SwimCounters {
   packetsReceived: number;
   streamsSent: number;
   misdirectedPings: number;
+  /** Connections tried to a member's port (late acks, and checks of others' refusals). */
+  connectProbes: number;
+  /** Of those, the ones the member's host refused. */
+  connectsRefused: number;
 }
 
 type Lifecycle = 'created' | 'running' | 'leaving' | 'stopped';
@@ -153,6 +157,8 @@ export class SwimCore {
     packetsReceived: 0,
     streamsSent: 0,
     misdirectedPings: 0,
+    connectProbes: 0,
+    connectsRefused: 0,
   };
   private readonly storage = new ViewStorage();
   /** @internal */ readonly table = new MemberTable(this.storage);
@@ -545,9 +551,12 @@ export class SwimCore {
     }
   }
 
-  /** @internal Our probe of `id` failed: suspect it, as if we had gossiped it ourselves. */
-  probeFailed(id: number): void {
-    this.counters.probesFailed++;
+  /**
+   * @internal Our probe of `id` failed: suspect it, as if we had gossiped it ourselves. `counted`: the
+   * failure was counted already, when the member's port refused a connection.
+   */
+  probeFailed(id: number, counted = false): void {
+    if (!counted) this.counters.probesFailed++;
     if (!this.isProbeable(id)) return;
     this.applySuspect({
       kind: 'suspect',
@@ -629,7 +638,11 @@ export class SwimCore {
     if (current === SUSPECT) {
       // Another member suspects it too: a confirmation that shortens the timeout, worth passing on.
       const suspicion = this.suspicions.get(id);
-      if (suspicion?.confirm(s.from)) this.enqueue(s, id);
+      if (suspicion === undefined) return;
+      const confirmed = suspicion.confirm(s.from);
+      const witnessed = s.refused === true && suspicion.witnessRefusal(s.from, this.config.probeTimeoutMs);
+      if (confirmed || witnessed) this.enqueue(s, id);
+      if (s.refused === true) this.checkRefusal(id, suspicion);
       return;
     }
     if (!overrides(SUSPECT, s.incarnation, current, this.table.incarnationOf(id))) return;
@@ -651,6 +664,7 @@ export class SwimCore {
       this.applyDead({ kind: 'dead', name: s.name, incarnation, from: this.name }, suspicion);
     });
     this.suspicions.set(id, suspicion);
+    if (s.refused === true) suspicion.witnessRefusal(s.from, this.config.probeTimeoutMs);
     this.emitMember(
       'suspect',
       id,
@@ -658,6 +672,50 @@ export class SwimCore {
       s.from === this.name ? 'probe-failed' : 'suspect-gossip',
       suspicion,
     );
+    if (s.refused === true) this.checkRefusal(id, suspicion);
+  }
+
+  /**
+   * Another member's connection to a suspect was refused: try one of our own, once per suspicion. A
+   * refusal here is the second witness that ends the suspicion early, and is gossiped for the others.
+   */
+  private checkRefusal(id: number, suspicion: Suspicion): void {
+    const connect = this.env.probeConnect;
+    if (connect === undefined || suspicion.connectTried || suspicion.refusedBy.includes(this.name)) return;
+    suspicion.connectTried = true;
+    const incarnation = this.table.incarnationOf(id);
+    this.counters.connectProbes++;
+    connect.call(this.env, this.directory.addressOf(id), this.config.probeTimeoutMs, (outcome) => {
+      if (outcome !== 'refused') return;
+      this.counters.connectsRefused++;
+      if (!this.isRunning || this.suspicions.get(id) !== suspicion) return;
+      if (this.table.incarnationOf(id) !== incarnation) return;
+      if (!suspicion.witnessRefusal(this.name, this.config.probeTimeoutMs)) return;
+      suspicion.confirm(this.name);
+      this.enqueue(
+        { kind: 'suspect', name: this.directory.nameOf(id), incarnation, from: this.name, refused: true },
+        id,
+      );
+    });
+  }
+
+  /** @internal This member's own connection to `id`, whose ack was late, was refused. */
+  probeRefused(id: number): void {
+    this.counters.probesFailed++;
+    this.counters.connectsRefused++;
+    if (!this.isProbeable(id)) return;
+    const name = this.directory.nameOf(id);
+    const incarnation = this.table.incarnationOf(id);
+    const suspicion = this.suspicions.get(id);
+    if (suspicion !== undefined) {
+      // Already suspected: our refusal is a witness, worth gossiping.
+      if (suspicion.witnessRefusal(this.name, this.config.probeTimeoutMs)) {
+        suspicion.connectTried = true;
+        this.enqueue({ kind: 'suspect', name, incarnation, from: this.name, refused: true }, id);
+      }
+      return;
+    }
+    this.applySuspect({ kind: 'suspect', name, incarnation, from: this.name, refused: true });
   }
 
   /** @internal */

@@ -9,6 +9,13 @@ import type { Random } from '../runtime/random.js';
 import type { SwimEvent } from './events.js';
 import type { Packet, StreamMessage } from './messages.js';
 
+/**
+ * What a TCP connection attempt to a member's port found: `refused` means its host answered that nothing
+ * listens there any more (its process is gone), `accepted` that something does (the process may still be
+ * paused), `timeout` that nothing answered in time (host down, network cut, or just slow).
+ */
+export type ConnectOutcome = 'refused' | 'accepted' | 'timeout';
+
 export interface SwimEnvironment {
   readonly clock: Clock;
   readonly random: Random;
@@ -24,4 +31,10 @@ export interface SwimEnvironment {
   sendStream(address: string, message: StreamMessage, bytes: number): void;
   /** Reports a transition or an application message. */
   emit(event: SwimEvent): void;
+  /**
+   * Optional: tries a connection to `address` and reports what happened within `timeoutMs`. When given,
+   * a probe whose ack is late also tries a connection, and a refusal, confirmed by a second member,
+   * shortens the suspicion to one probe timeout (see `suspicion.ts`).
+   */
+  probeConnect?(address: string, timeoutMs: number, done: (outcome: ConnectOutcome) => void): void;
 }

@@ -52,6 +52,8 @@ export function updateBytes(u: Update): number {
     case 'alive':
       return 2 + strBytes(u.name) + strBytes(u.address) + uintBytes(u.incarnation) + binBytes(u.meta);
     case 'suspect':
+      // The refusal flag is a fifth element, `true`, present only when set.
+      return 2 + strBytes(u.name) + uintBytes(u.incarnation) + strBytes(u.from) + (u.refused ? 1 : 0);
     case 'dead':
       return 2 + strBytes(u.name) + uintBytes(u.incarnation) + strBytes(u.from);
     case 'user':

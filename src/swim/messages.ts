@@ -13,12 +13,17 @@ export interface AliveUpdate {
   readonly meta: Uint8Array;
 }
 
-/** `from` suspects `name` at `incarnation`. */
+/**
+ * `from` suspects `name` at `incarnation`. With `refused`, `from` also tried a TCP connection to the
+ * suspect's port and the suspect's host refused it: the process is gone while its host is up, which a
+ * paused or cut-off member never shows (its socket stays open, or nothing answers at all).
+ */
 export interface SuspectUpdate {
   readonly kind: 'suspect';
   readonly name: string;
   readonly incarnation: number;
   readonly from: string;
+  readonly refused?: true;
 }
 
 /** `from` declares `name` dead at `incarnation`; when `from` is `name` itself, the member left. */

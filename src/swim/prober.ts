@@ -25,9 +25,17 @@ interface ProbeState {
   acked: boolean;
   nacks: number;
   expectedNacks: number;
+  /** Its port refused a connection: the failure is already counted. */
+  refused: boolean;
 }
 
 const NOOP = (): void => {};
+/**
+ * When a probe whose ack is late also tries a connection, as a fraction of the probe timeout: late enough
+ * that a healthy member has almost always answered (a LAN round trip is well under a millisecond), early
+ * enough that a refusal is known before the ping-req round.
+ */
+const CONNECT_AT_FRACTION = 0.2;
 /** When a ping-req helper answers a nack, as a fraction of its probe timeout. */
 const NACK_AT_FRACTION = 0.8;
 
@@ -154,6 +162,7 @@ export class Prober {
       acked: false,
       nacks: 0,
       expectedNacks: 0,
+      refused: false,
     };
     this.current = state;
     this.handlers.set(seq, {
@@ -172,6 +181,30 @@ export class Prober {
     core.env.clock.setTimer(core.awareness.scale(timeoutMs), () => {
       if (!state.acked && this.current === state && core.isRunning) this.indirect(state);
     });
+    if (core.env.probeConnect !== undefined) {
+      core.env.clock.setTimer(core.awareness.scale(timeoutMs) * CONNECT_AT_FRACTION, () => {
+        if (!state.acked && this.current === state && core.isRunning) this.connect(state);
+      });
+    }
+  }
+
+  /**
+   * The ack is late: try a connection to the target's port as well (memberlist's TCP fallback probe,
+   * reduced to what the kernel says). Only a refusal counts; an accepted connection proves nothing (a
+   * paused process accepts too), and silence is what the ping-req round is for.
+   */
+  private connect(state: ProbeState): void {
+    const core = this.core;
+    const connect = core.env.probeConnect;
+    if (connect === undefined) return;
+    core.counters.connectProbes++;
+    connect.call(core.env, core.directory.addressOf(state.target), core.config.probeTimeoutMs, (outcome) => {
+      if (outcome !== 'refused' || state.acked || this.current !== state || !core.isRunning) return;
+      // The probe has failed already; the period still runs its course (ping-req, health), so that a
+      // refusal changes nothing but the evidence the suspicion carries.
+      state.refused = true;
+      core.probeRefused(state.target);
+    });
   }
 
   private finish(): void {
@@ -187,7 +220,7 @@ export class Prober {
     }
     // Lifeguard: nacks that did not come mean our own links or process are the problem.
     core.awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
-    core.probeFailed(state.target);
+    core.probeFailed(state.target, state.refused);
     // The suspicion just raised travels with the next probe of the suspect (buddy system), one period
     // later rather than a round later: if it or the refutation is lost, the suspect still hears it directly.
     this.reprobe = state.target;

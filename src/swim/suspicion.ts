@@ -8,8 +8,16 @@
  * where c is the number of confirmations so far and k the number expected. A lone, possibly
  * unhealthy accuser thus waits long enough for the suspect to refute, while a suspicion that many
  * members share completes quickly.
+ *
+ * fdkit adds kernel evidence: when two members each had a TCP connection to the suspect's port refused,
+ * its process is gone while its host is up, which neither a paused nor a cut-off member ever shows. The
+ * suspicion then ends one grace period (a probe timeout, long enough for a live suspect to hear of it
+ * and refute) after the second refusal, whatever the count of plain confirmations.
  */
 import type { Clock, Timer } from '../runtime/clock.js';
+
+/** Independent refusals after which a suspicion ends after its grace period. */
+export const REFUSALS_TO_CONVICT = 2;
 
 /** The timeout after `confirmations` of `expected` confirmations, floored to a whole millisecond. */
 export function suspicionTimeoutMs(
@@ -33,6 +41,11 @@ export function suspicionTimeoutMs(
 export class Suspicion {
   /** Members that raised or confirmed the suspicion, the first accuser included (at most k + 1). */
   readonly accusers: string[];
+  /** Members whose connection to the suspect's port was refused. */
+  readonly refusedBy: string[] = [];
+  /** Whether this member has tried a connection of its own for this suspicion. */
+  connectTried = false;
+  private refusedDeadlineMs = Number.POSITIVE_INFINITY;
   private confirmationCount = 0;
   private cancelled = false;
   private timer: Timer;
@@ -77,13 +90,31 @@ export class Suspicion {
       return false;
     this.accusers.push(from);
     this.confirmationCount++;
-    const deadline = this.startMs + this.currentTimeoutMs();
+    const deadline = this.deadline();
     if (deadline < this.timerDueMs) this.arm(deadline);
     return true;
   }
 
+  /**
+   * Records that `from` had a connection to the suspect refused. Returns true when it is new (worth
+   * gossiping on); the second one sets the deadline to `graceMs` from now, if that is earlier.
+   */
+  witnessRefusal(from: string, graceMs: number): boolean {
+    if (this.cancelled || this.refusedBy.includes(from)) return false;
+    this.refusedBy.push(from);
+    if (this.refusedBy.length >= REFUSALS_TO_CONVICT) {
+      this.refusedDeadlineMs = Math.min(this.refusedDeadlineMs, this.clock.now() + graceMs);
+      if (this.refusedDeadlineMs < this.timerDueMs) this.arm(this.refusedDeadlineMs);
+    }
+    return true;
+  }
+
+  private deadline(): number {
+    return Math.min(this.startMs + this.currentTimeoutMs(), this.refusedDeadlineMs);
+  }
+
   private wake(): void {
-    const deadline = this.startMs + this.currentTimeoutMs();
+    const deadline = this.deadline();
     if (this.clock.now() >= deadline) this.onTimeout();
     else this.arm(deadline);
   }

@@ -14,6 +14,7 @@ export {
   parseAddress,
 } from './address.js';
 export { chooseAdvertiseHost, type InterfaceAddress } from './advertise.js';
+export { probeConnect } from './connect-probe.js';
 export { encodeFrame, FRAME_BYTES_MAX, FRAME_HEADER_BYTES, FrameReader, frameHeader } from './frame.js';
 export {
   DATAGRAM_BYTES_MAX,
@@ -34,6 +35,7 @@ export {
   systemResolver,
 } from './resolve.js';
 export {
+  type ConnectProbeResult,
   DROP_REASONS,
   type DropReason,
   type MessageHandler,

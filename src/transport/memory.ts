@@ -23,7 +23,7 @@ import { FRAME_BYTES_MAX, frameHeader } from './frame.js';
 import { InboundStream } from './inbound-stream.js';
 import { Inbox } from './inbox.js';
 import { type ResolvedTransportOptions, resolveTransportOptions, type TransportOptions } from './options.js';
-import type { MessageHandler, Transport, TransportCounters } from './transport.js';
+import type { ConnectProbeResult, MessageHandler, Transport, TransportCounters } from './transport.js';
 
 /** Largest UDP payload over IPv4 (65,535 − 8 bytes of UDP header − 20 of IP header). */
 export const DATAGRAM_BYTES_MAX = 65_507;
@@ -181,6 +181,24 @@ class MemoryTransport implements Transport {
     const copy = bytes.slice();
     const from = this.boundAddress;
     this.network.schedule(() => this.network.listener(to)?.receiveDatagram(copy, from));
+  }
+
+  /** Refused when nothing listens at the address, silence across a cut link, accepted otherwise. */
+  probeConnect(address: string, timeoutMs: number): Promise<ConnectProbeResult> {
+    let to: string;
+    try {
+      const target = parseAddress(address, { label: 'probe destination' });
+      to = formatAddress(target.host, target.port);
+    } catch {
+      return Promise.resolve('timeout');
+    }
+    return new Promise((resolve) => {
+      if (this.closed || !this.network.carries(this.boundAddress, to, 'stream')) {
+        this.options.clock.setTimer(timeoutMs, () => resolve('timeout'));
+        return;
+      }
+      this.network.schedule(() => resolve(this.network.listener(to) === undefined ? 'refused' : 'accepted'));
+    });
   }
 
   sendStream(address: string, bytes: Uint8Array): Promise<void> {

@@ -13,13 +13,14 @@ import { checkNumber } from '../options.js';
 import { formatAddress, isUnspecifiedHost, parseAddress } from './address.js';
 import { chooseAdvertiseHost } from './advertise.js';
 import { systemErrorCode } from './bind-error.js';
+import { probeConnect } from './connect-probe.js';
 import { snapshotCounters, zeroCounters } from './counters.js';
 import { FRAME_BYTES_MAX } from './frame.js';
 import { Inbox } from './inbox.js';
 import { type ResolvedTransportOptions, resolveTransportOptions, type TransportOptions } from './options.js';
 import { bindSamePort } from './same-port.js';
 import { type PendingSend, sendFrame, TcpServer } from './tcp.js';
-import type { MessageHandler, Transport, TransportCounters } from './transport.js';
+import type { ConnectProbeResult, MessageHandler, Transport, TransportCounters } from './transport.js';
 import { UdpEndpoint } from './udp.js';
 
 /** Options of {@link createNetTransport}. */
@@ -83,6 +84,10 @@ class NetTransport implements Transport {
       },
       (error: NetworkError) => this.sendError(error),
     );
+  }
+
+  probeConnect(address: string, timeoutMs: number): Promise<ConnectProbeResult> {
+    return probeConnect(address, timeoutMs, this.options.clock);
   }
 
   async sendStream(address: string, bytes: Uint8Array): Promise<void> {

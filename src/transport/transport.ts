@@ -18,6 +18,12 @@
  * only the pure address functions (`parseAddress`) throw, synchronously.
  */
 
+/**
+ * What a connection attempt to an address found: `refused` (its host says nothing listens there),
+ * `accepted` (something does), or `timeout` (no answer in time: host or path down, or too slow).
+ */
+export type ConnectProbeResult = 'refused' | 'accepted' | 'timeout';
+
 /** Receives one inbound datagram or stream message. `fromAddress` is `host:port` (see the methods). */
 export type MessageHandler = (bytes: Uint8Array, fromAddress: string) => void;
 
@@ -128,6 +134,12 @@ export interface Transport {
    * port: a protocol that needs to answer must carry the sender's address in the message.
    */
   onStream(handler: MessageHandler): void;
+
+  /**
+   * Optional: tries a stream connection to `address` and closes it at once, reporting what happened within
+   * `timeoutMs` (the SWIM core uses a refusal as evidence that a member's process is gone). Never rejects.
+   */
+  probeConnect?(address: string, timeoutMs: number): Promise<ConnectProbeResult>;
 
   /** A snapshot of the counters: a fresh plain object, which later traffic does not change. */
   counters(): TransportCounters;

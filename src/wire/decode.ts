@@ -212,8 +212,12 @@ function readUpdate(u: unknown, context: string, i: number): Update | undefined 
     case UpdateTag.suspect:
     case UpdateTag.dead: {
       const kindName = kind === UpdateTag.suspect ? 'suspect' : 'dead';
-      if (u.length !== 4)
+      // A suspect may carry a fifth element: the refusal flag, always `true` when present.
+      const refused = kindName === 'suspect' && u.length === 5;
+      if (u.length !== 4 && !refused)
         return fail('malformed', `${context}[${i}]: ${kindName} has 4 elements, got ${u.length}`);
+      if (refused && u[4] !== true)
+        return fail('malformed', `${context}[${i}]: suspect's fifth element is the refusal flag, true`);
       const name: unknown = u[1];
       const incarnation: unknown = u[2];
       const from: unknown = u[3];
@@ -224,12 +228,9 @@ function readUpdate(u: unknown, context: string, i: number): Update | undefined 
       ) {
         return undefined;
       }
-      const update: SuspectUpdate | DeadUpdate = {
-        kind: kindName,
-        name,
-        incarnation: u32(incarnation),
-        from,
-      };
+      const update: SuspectUpdate | DeadUpdate = refused
+        ? { kind: 'suspect', name, incarnation: u32(incarnation), from, refused: true }
+        : { kind: kindName, name, incarnation: u32(incarnation), from };
       return update;
     }
     case UpdateTag.user: {

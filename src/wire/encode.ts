@@ -40,7 +40,9 @@ function updateFields(u: Update): unknown[] {
     case 'alive':
       return [UpdateTag.alive, u.name, u.address, u.incarnation, u.meta];
     case 'suspect':
-      return [UpdateTag.suspect, u.name, u.incarnation, u.from];
+      return u.refused
+        ? [UpdateTag.suspect, u.name, u.incarnation, u.from, true]
+        : [UpdateTag.suspect, u.name, u.incarnation, u.from];
     case 'dead':
       return [UpdateTag.dead, u.name, u.incarnation, u.from];
     case 'user':

@@ -131,7 +131,10 @@ export function updateProblem(u: Update, base: string, index = -1): string | und
       return (
         field(base, index, 'name', 'name', checkName(u.name)) ??
         field(base, index, 'incarnation', 'u32', checkU32(u.incarnation)) ??
-        field(base, index, 'from', 'name', checkName(u.from))
+        field(base, index, 'from', 'name', checkName(u.from)) ??
+        (u.kind === 'suspect' && u.refused !== undefined && u.refused !== true
+          ? `${base}${index >= 0 ? `[${index}]` : ''}.refused: must be true or absent`
+          : undefined)
       );
     case 'user':
       return (
