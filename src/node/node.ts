@@ -113,6 +113,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * or a `LifecycleError` when called twice.
    */
   async start(): Promise<void> {
+    if (this.phase === 'stopped') throw this.lifecycleError('FDKIT_STOPPED', 'start() after shutdown()');
     if (this.phase !== 'created')
       throw this.lifecycleError('FDKIT_ALREADY_STARTED', 'start() may be called once');
     this.phase = 'starting';
@@ -309,14 +310,21 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   /** Sends one state-sync message; a seed written as a name is resolved first, on every attempt. */
   private async sendStream(transport: Transport, address: string, payload: Uint8Array): Promise<boolean> {
+    // The address came from a seed list or from gossip: a bad one, or a name that does not resolve, is
+    // a failed exchange to log, never an exception (the core retries on its own schedule).
     let targets = [address];
-    if (address.startsWith('srv:') || hostKind(parseAddress(address).host) === 'name') {
-      const resolved = await resolveSeeds([address], this.options.resolver);
-      targets = resolved.addresses.filter((a) => a !== transport.localAddress);
-      if (targets.length === 0) {
-        this.log.debug({ seed: address, failures: resolved.failures }, 'seed resolved to nothing');
-        return false;
+    try {
+      if (address.startsWith('srv:') || hostKind(parseAddress(address).host) === 'name') {
+        const resolved = await resolveSeeds([address], this.options.resolver);
+        targets = resolved.addresses.filter((a) => a !== transport.localAddress);
       }
+    } catch (error) {
+      this.log.debug({ address, error: String(error) }, 'state sync address unusable');
+      return false;
+    }
+    if (targets.length === 0) {
+      this.log.debug({ address }, 'state sync address resolved to nothing but this member');
+      return false;
     }
     const results = await Promise.allSettled(targets.map((target) => transport.sendStream(target, payload)));
     for (const result of results) {

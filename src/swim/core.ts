@@ -728,11 +728,11 @@ export class SwimCore {
     }
     const current = this.table.stateOf(id);
     if (current === UNKNOWN || d.incarnation < this.table.incarnationOf(id)) return;
-    if (!overrides(DEAD, d.incarnation, current, this.table.incarnationOf(id))) return;
+    const left = d.from === d.name;
+    if (!overrides(left ? LEFT : DEAD, d.incarnation, current, this.table.incarnationOf(id))) return;
     const suspicion = ownSuspicion ?? this.suspicions.get(id);
     suspicion?.cancel();
     this.suspicions.delete(id);
-    const left = d.from === d.name;
     this.table.set(id, left ? LEFT : DEAD, d.incarnation, this.now());
     this.enqueue(d, id);
     const cause: TransitionCause = left

@@ -30,7 +30,9 @@ export function stateName(code: StateCode): MemberStateName {
  * - alive overrides anything held at a strictly lower incarnation (a refutation, or a rejoin after death);
  * - suspect overrides alive at the same or a higher incarnation, and suspect at a higher one;
  * - dead and left override alive and suspect at the same or a higher incarnation;
- * - nothing but a newer alive overrides dead or left: death is final for an incarnation.
+ * - left also overrides dead at the same or a higher incarnation: a member that missed the leave and
+ *   declared it dead learns, from the member's own word, that it left rather than failed;
+ * - nothing else but a newer alive overrides dead or left: death is final for an incarnation.
  */
 export function overrides(
   incoming: StateCode,
@@ -45,6 +47,8 @@ export function overrides(
       return current === ALIVE
         ? incomingIncarnation >= currentIncarnation
         : current === SUSPECT && incomingIncarnation > currentIncarnation;
+    case LEFT:
+      return current !== LEFT && incomingIncarnation >= currentIncarnation;
     default:
       return (current === ALIVE || current === SUSPECT) && incomingIncarnation >= currentIncarnation;
   }
