@@ -107,7 +107,7 @@ const PRECEDENCE: readonly (readonly [StateCode, StateCode, boolean, boolean, bo
   [DEAD, LEFT, false, false, false, 'a member that left is not made dead afterwards'],
   [LEFT, ALIVE, false, true, true, 'a leave at this or a later incarnation ends the life'],
   [LEFT, SUSPECT, false, true, true, 'a leave at this or a later incarnation ends the suspicion'],
-  [LEFT, DEAD, false, true, true, 'the member\'s own word that it left corrects a death at its incarnation'],
+  [LEFT, DEAD, false, true, true, "the member's own word that it left corrects a death at its incarnation"],
   [LEFT, LEFT, false, false, false, 'a second leave adds nothing'],
 ];
 
