@@ -509,10 +509,11 @@ export class SwimCore {
     return id !== this.selfId && (state === ALIVE || state === SUSPECT);
   }
 
-  /** @internal Whether `id` still receives gossip: live, or down for less than gossipToTheDeadMs. */
+  /** @internal Whether `id` still receives gossip: live, or dead (not left) for less than gossipToTheDeadMs. */
   isGossipTarget(id: number): boolean {
     const state = this.table.stateOf(id);
-    if (id === this.selfId || state === UNKNOWN) return false;
+    // A member that left has nothing to refute: gossip sent to it would be lost to those still here.
+    if (id === this.selfId || state === UNKNOWN || state === LEFT) return false;
     if (state === ALIVE || state === SUSPECT) return true;
     return (
       this.now() - (this.table.downSinceMs(id) ?? Number.NEGATIVE_INFINITY) <= this.config.gossipToTheDeadMs
