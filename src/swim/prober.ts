@@ -27,6 +27,8 @@ interface ProbeState {
   expectedNacks: number;
   /** Its port refused a connection: the failure is already counted. */
   refused: boolean;
+  /** The next deadline of the probe (connection check, then ping-req), cancelled by the ack. */
+  timer: Timer | undefined;
 }
 
 const NOOP = (): void => {};
@@ -163,11 +165,14 @@ export class Prober {
       nacks: 0,
       expectedNacks: 0,
       refused: false,
+      timer: undefined,
     };
     this.current = state;
     this.handlers.set(seq, {
       onAck: () => {
         state.acked = true;
+        // A timer that no longer has anything to do would still wake a real process up.
+        state.timer?.cancel();
         core.adaptiveTimeout?.record(core.now() - state.sentMs);
       },
       onNack: NOOP,
@@ -177,15 +182,22 @@ export class Prober {
     const updates: Update[] = buddy === undefined ? [] : [buddy];
     const ping: Ping = { type: 'ping', seq, from: core.name, target: core.directory.nameOf(target), updates };
     this.send(core.directory.addressOf(target), ping);
-    const timeoutMs = core.adaptiveTimeout?.timeoutMs() ?? core.config.probeTimeoutMs;
-    core.env.clock.setTimer(core.awareness.scale(timeoutMs), () => {
-      if (!state.acked && this.current === state && core.isRunning) this.indirect(state);
-    });
-    if (core.env.probeConnect !== undefined) {
-      core.env.clock.setTimer(core.awareness.scale(timeoutMs) * CONNECT_AT_FRACTION, () => {
-        if (!state.acked && this.current === state && core.isRunning) this.connect(state);
-      });
+    const timeoutMs = core.awareness.scale(core.adaptiveTimeout?.timeoutMs() ?? core.config.probeTimeoutMs);
+    const late = (): boolean => !state.acked && this.current === state && core.isRunning;
+    const indirect = (): void => {
+      if (late()) this.indirect(state);
+    };
+    if (core.env.probeConnect === undefined) {
+      state.timer = core.env.clock.setTimer(timeoutMs, indirect);
+      return;
     }
+    // One deadline at a time: the connection check, then the ping-req round.
+    const connectAtMs = timeoutMs * CONNECT_AT_FRACTION;
+    state.timer = core.env.clock.setTimer(connectAtMs, () => {
+      if (!late()) return;
+      this.connect(state);
+      state.timer = core.env.clock.setTimer(timeoutMs - connectAtMs, indirect);
+    });
   }
 
   /**
