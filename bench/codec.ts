@@ -17,14 +17,20 @@
  * - each timed loop feeds a sink that ends up in the JSON, so no result is dead code.
  */
 
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Packr, Unpackr } from 'msgpackr';
 import { Random } from '../src/runtime/random.js';
 import { packetBytes, pushPullBaseBytes, snapshotEntryBytes, strBytes } from '../src/swim/message-size.js';
 import type { MemberList, Packet, PushPull, Update } from '../src/swim/messages.js';
 import { decodeDatagram, decodeStream, encodePacket, encodeStream } from '../src/wire/index.js';
+import {
+  machine,
+  median,
+  progress,
+  round,
+  formatTable as table,
+  toJson,
+  writeResult,
+} from './support/report.js';
 
 const SEED = 0xc0dec;
 const PACKET_BYTES_MAX = 1400;
@@ -218,20 +224,6 @@ interface CaseResult {
   readonly ratio: number;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
-}
-
-function progress(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
 /** Iterations of the codec side that take about `roundMs`. */
 function calibrate(loop: Loop, roundMs: number): number {
   let n = 16;
@@ -268,7 +260,7 @@ function measure(c: Case, mode: Mode): CaseResult {
     return {
       opsPerRound: ops.map((x) => Math.round(x)),
       medianOpsPerSec: Math.round(med),
-      medianMBPerSec: round3((med * c.bytes) / 1e6),
+      medianMBPerSec: round((med * c.bytes) / 1e6),
     };
   };
   const codec = side(codecNs);
@@ -291,7 +283,7 @@ function formatOps(x: number): string {
   return x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : `${(x / 1e3).toFixed(1)} k`;
 }
 
-function formatTable(results: readonly CaseResult[]): string {
+function formatResults(results: readonly CaseResult[]): string {
   const header = [
     'message',
     'bytes',
@@ -310,45 +302,8 @@ function formatTable(results: readonly CaseResult[]): string {
     formatOps(r.bare.medianOpsPerSec),
     r.ratio.toFixed(3),
   ]);
-  const widths = header.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col]!.length)));
-  const left = new Set([0, 2]);
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, col) => (left.has(col) ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
-      .join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  return table(header, rows, new Set([0, 2]));
 }
-
-/** JSON laid out the way Biome formats it (as bench/detectors.ts writes it). */
-function toJson(value: unknown, indent = ''): string {
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.every((v) => v === null || typeof v !== 'object')) {
-      return `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
-    }
-    return `[\n${value.map((v) => inner + toJson(v, inner)).join(',\n')}\n${indent}]`;
-  }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).map(
-      ([k, v]) => `${inner}${JSON.stringify(k)}: ${toJson(v, inner)}`,
-    );
-    return entries.length === 0 ? '{}' : `{\n${entries.join(',\n')}\n${indent}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function writeResults(json: string): string {
-  const dir = fileURLToPath(new URL('./results/', import.meta.url));
-  const file = `${dir}codec.json`;
-  mkdirSync(dir, { recursive: true });
-  // Write then rename, so an interrupted run never leaves a truncated file where the last good one was.
-  writeFileSync(`${file}.tmp`, json);
-  renameSync(`${file}.tmp`, file);
-  return file;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Entry point.
 
 function parseArgs(argv: readonly string[]): { quick: boolean; json: boolean } {
   const usage = 'usage: tsx bench/codec.ts [--quick] [--json]';
@@ -461,11 +416,7 @@ function main(): void {
   const report = {
     benchmark: 'fdkit wire codec',
     date: new Date().toISOString(),
-    node: process.version,
-    v8: process.versions.v8,
-    platform: `${process.platform} ${process.arch}`,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    cpuCount: cpus().length,
+    ...machine(),
     mode: mode.name,
     rounds: mode.rounds,
     warmupRounds: mode.warmupRounds,
@@ -482,11 +433,11 @@ function main(): void {
     sink,
   };
   const json = `${toJson(report)}\n`;
-  const file = writeResults(json);
+  const file = writeResult('codec.json', json);
   progress(`done in ${(durationMs / 1000).toFixed(1)} s; results in ${file}`);
   const note =
     mode.name === 'quick' ? 'quick smoke run: rough numbers; run without --quick to measure\n' : '';
-  process.stdout.write(args.json ? json : `${formatTable(results)}\n${note}`);
+  process.stdout.write(args.json ? json : `${formatResults(results)}\n${note}`);
 }
 
 main();

@@ -24,10 +24,17 @@
  */
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ChenDetector, FixedTimeoutDetector, PHI_FACTOR, PhiAccrualDetector, Random } from '../src/index.js';
+import {
+  machine,
+  median,
+  progress,
+  round,
+  formatTable as table,
+  toJson,
+  writeResult,
+} from './support/report.js';
 
 const GOAL_RATIO = 0.9;
 
@@ -625,19 +632,6 @@ interface DetectorReport {
 }
 
 // Three decimals of Mops/s or ms are far below the run-to-run noise, and keep every array on one line.
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function progress(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
 
 function measure(cases: readonly Case[], mode: Mode, callsPerRound: number): CaseResult[] {
   for (const c of cases) {
@@ -659,9 +653,9 @@ function measure(cases: readonly Case[], mode: Mode, callsPerRound: number): Cas
     const minimalMops = minimalNs.map((ns) => (callsPerRound * 1e3) / ns);
     const ratio = median(libraryMops) / median(minimalMops);
     const side = (ns: number[], mops: number[]): SideResult => ({
-      msPerRound: ns.map((x) => round3(x / 1e6)),
-      mopsPerRound: mops.map(round3),
-      medianMops: round3(median(mops)),
+      msPerRound: ns.map((x) => round(x / 1e6)),
+      mopsPerRound: mops.map((x) => round(x)),
+      medianMops: round(median(mops)),
     });
     return {
       detector: c.detector,
@@ -732,42 +726,8 @@ function formatTable(results: readonly CaseResult[]): string {
     r.ratio.toFixed(3),
     r.goalMet ? 'yes' : 'NO',
   ]);
-  const widths = header.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col]!.length)));
   // Text columns read left-aligned, numbers right-aligned so their decimal points line up.
-  const line = (cells: readonly string[]): string =>
-    cells.map((cell, col) => (col < 2 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
-/**
- * JSON laid out the way Biome formats it (objects expanded, arrays of scalars on one line), since the
- * results file sits inside the linted tree and `biome check` must pass on it as written.
- */
-function toJson(value: unknown, indent = ''): string {
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.every((v) => v === null || typeof v !== 'object')) {
-      return `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
-    }
-    return `[\n${value.map((v) => inner + toJson(v, inner)).join(',\n')}\n${indent}]`;
-  }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).map(
-      ([k, v]) => `${inner}${JSON.stringify(k)}: ${toJson(v, inner)}`,
-    );
-    return entries.length === 0 ? '{}' : `{\n${entries.join(',\n')}\n${indent}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function writeResults(json: string): string {
-  const dir = fileURLToPath(new URL('./results/', import.meta.url));
-  const file = `${dir}detectors.json`;
-  mkdirSync(dir, { recursive: true });
-  // Write then rename, so an interrupted run never leaves a truncated file where the last good one was.
-  writeFileSync(`${file}.tmp`, json);
-  renameSync(`${file}.tmp`, file);
-  return file;
+  return table(header, rows, new Set([0, 1]));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -836,11 +796,7 @@ async function main(): Promise<void> {
   const report = {
     benchmark: 'fdkit detectors',
     date: new Date().toISOString(),
-    node: process.version,
-    v8: process.versions.v8,
-    platform: `${process.platform} ${process.arch}`,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    cpuCount: cpus().length,
+    ...machine(),
     mode: mode.name,
     rounds: mode.rounds,
     warmupRounds: mode.warmupRounds,
@@ -861,7 +817,7 @@ async function main(): Promise<void> {
     sink: totalSink,
   };
   const json = `${toJson(report)}\n`;
-  const file = writeResults(json);
+  const file = writeResult('detectors.json', json);
   progress(`done in ${(durationMs / 1000).toFixed(1)} s; results in ${file}`);
   const note =
     mode.name === 'quick' ? 'quick smoke run: rough numbers; run without --quick to measure\n' : '';
