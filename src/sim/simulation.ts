@@ -48,6 +48,8 @@ export interface SimulationOptions {
   readonly trackPhi?: boolean;
   /** Every member adapts its probe timeout to round trips (off by default; see `adaptive-timeout.ts`). */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
+  /** Whether members use the freeze guard (`freeze-guard.ts`). Default true; off to measure what it does. */
+  readonly freezeGuard?: boolean;
   /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
   readonly checkAgreement?: boolean;
   /** Called about once per virtual second with the virtual time reached. */
@@ -72,6 +74,7 @@ const KNOWN_OPTIONS = [
   'lateJoiner',
   'trackPhi',
   'adaptiveProbeTimeout',
+  'freezeGuard',
   'checkAgreement',
   'onProgress',
   'onEvent',
@@ -256,6 +259,7 @@ export class Simulation {
         ...(this.options.adaptiveProbeTimeout === undefined
           ? {}
           : { adaptiveProbeTimeout: this.options.adaptiveProbeTimeout }),
+        ...(this.options.freezeGuard === undefined ? {} : { freezeGuard: this.options.freezeGuard }),
       },
       {
         clock: process,

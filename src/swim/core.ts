@@ -19,6 +19,7 @@ import { resolveSwimConfig, type SwimConfig } from './config.js';
 import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import type { MemberEvent, TransitionCause } from './events.js';
+import { FreezeGuard } from './freeze-guard.js';
 import { Gossiper } from './gossiper.js';
 import {
   ADDRESS_BYTES_MAX,
@@ -86,6 +87,11 @@ export interface SwimCoreOptions {
   readonly trackPhi?: boolean;
   /** Adapt the direct-ping timeout to measured round trips (off by default; see `adaptive-timeout.ts`). */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
+  /**
+   * After a freeze of this member (its timers fire more than a probe timeout late), convict nobody until
+   * a probe sent after it has been answered (see `freeze-guard.ts`). Default true.
+   */
+  readonly freezeGuard?: boolean;
 }
 
 /** One member as seen by this member. */
@@ -131,6 +137,7 @@ const KNOWN_OPTIONS = [
   'directory',
   'trackPhi',
   'adaptiveProbeTimeout',
+  'freezeGuard',
 ] as const;
 /** Application broadcasts remembered to drop duplicates. */
 const SEEN_BROADCASTS_MAX = 4096;
@@ -167,6 +174,7 @@ export class SwimCore {
   /** @internal */ readonly awareness: Awareness;
   /** @internal Round-trip statistics, when the probe timeout adapts to them. */
   readonly adaptiveTimeout: AdaptiveTimeout | undefined;
+  /** @internal */ readonly freezeGuard: FreezeGuard | undefined;
   private readonly suspicions = new Map<number, Suspicion>();
   private readonly detectors: Map<number, PhiAccrualDetector> | undefined;
   private readonly seenBroadcasts = new Set<string>();
@@ -220,6 +228,8 @@ export class SwimCore {
       options.adaptiveProbeTimeout === undefined
         ? undefined
         : new AdaptiveTimeout(options.adaptiveProbeTimeout, this.config.probeTimeoutMs);
+    this.freezeGuard =
+      options.freezeGuard === false ? undefined : new FreezeGuard(this.config.probeTimeoutMs);
     this.prober = new Prober(this);
     this.gossiper = new Gossiper(this);
     this.sync = new StateSync(this);
@@ -658,11 +668,18 @@ export class SwimCore {
     const minMs = suspicionMinMs(this.config, n);
     const maxMs = this.config.suspicionMaxTimeoutMult * minMs;
     const incarnation = s.incarnation;
-    const suspicion = new Suspicion(s.from, expected, minMs, maxMs, this.env.clock, () => {
-      this.suspicions.delete(id);
-      if (this.table.stateOf(id) !== SUSPECT || this.table.incarnationOf(id) !== incarnation) return;
-      this.counters.deathsDeclared++;
-      this.applyDead({ kind: 'dead', name: s.name, incarnation, from: this.name }, suspicion);
+    const suspicion = new Suspicion(s.from, expected, minMs, maxMs, this.env.clock, (dueMs) => {
+      const guard = this.freezeGuard;
+      guard?.noteTimer(dueMs, this.now());
+      const conclude = (): void => {
+        if (this.suspicions.get(id) !== suspicion) return;
+        this.suspicions.delete(id);
+        if (this.table.stateOf(id) !== SUSPECT || this.table.incarnationOf(id) !== incarnation) return;
+        this.counters.deathsDeclared++;
+        this.applyDead({ kind: 'dead', name: s.name, incarnation, from: this.name }, suspicion);
+      };
+      if (guard === undefined) conclude();
+      else guard.convict(conclude);
     });
     this.suspicions.set(id, suspicion);
     if (s.refused === true) suspicion.witnessRefusal(s.from, this.config.probeTimeoutMs);

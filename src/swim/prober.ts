@@ -29,6 +29,8 @@ interface ProbeState {
   refused: boolean;
   /** The next deadline of the probe (connection check, then ping-req), cancelled by the ack. */
   timer: Timer | undefined;
+  /** A second probe of a member whose probe just failed (buddy system): never followed by a third. */
+  readonly again: boolean;
 }
 
 const NOOP = (): void => {};
@@ -56,6 +58,7 @@ export class Prober {
   private readonly probeable: (id: number) => boolean;
   private readonly keep: (id: number) => boolean;
   private readonly onTick = (): void => this.tick();
+  private tickDueMs = 0;
 
   constructor(private readonly core: SwimCore) {
     this.probeable = (id) => core.isProbeable(id);
@@ -65,7 +68,9 @@ export class Prober {
   start(): void {
     const { clock, random } = this.core.env;
     // A random phase, so that members started together do not probe in lockstep.
-    this.timer = clock.setTimer(random.next() * this.core.config.probeIntervalMs, this.onTick);
+    const delayMs = random.next() * this.core.config.probeIntervalMs;
+    this.tickDueMs = this.core.now() + delayMs;
+    this.timer = clock.setTimer(delayMs, this.onTick);
   }
 
   stop(): void {
@@ -139,6 +144,7 @@ export class Prober {
   private tick(): void {
     const core = this.core;
     if (!core.isRunning) return;
+    core.freezeGuard?.noteTimer(this.tickDueMs, core.now());
     // The previous probe's period ends now: it is decided before the next probe starts.
     this.finish();
     const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
@@ -148,11 +154,12 @@ export class Prober {
       again >= 0 && core.isProbeable(again)
         ? again
         : core.order.next(core.env.random, this.probeable, this.keep);
-    if (target >= 0) this.probe(target);
+    if (target >= 0) this.probe(target, target === again);
+    this.tickDueMs = core.now() + intervalMs;
     this.timer = core.env.clock.setTimer(intervalMs, this.onTick);
   }
 
-  private probe(target: number): void {
+  private probe(target: number, again: boolean): void {
     const core = this.core;
     core.counters.probes++;
     const seq = core.nextSeq();
@@ -166,6 +173,7 @@ export class Prober {
       expectedNacks: 0,
       refused: false,
       timer: undefined,
+      again,
     };
     this.current = state;
     this.handlers.set(seq, {
@@ -173,6 +181,7 @@ export class Prober {
         state.acked = true;
         // A timer that no longer has anything to do would still wake a real process up.
         state.timer?.cancel();
+        core.freezeGuard?.probeAnswered(state.sentMs);
         core.adaptiveTimeout?.record(core.now() - state.sentMs);
       },
       onNack: NOOP,
@@ -230,12 +239,15 @@ export class Prober {
       core.awareness.apply(-1);
       return;
     }
+    // Sent before this member froze: its silence says nothing about the target.
+    if (core.freezeGuard?.isStale(state.sentMs)) return;
     // Lifeguard: nacks that did not come mean our own links or process are the problem.
     core.awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
     core.probeFailed(state.target, state.refused);
     // The suspicion just raised travels with the next probe of the suspect (buddy system), one period
     // later rather than a round later: if it or the refutation is lost, the suspect still hears it directly.
-    this.reprobe = state.target;
+    // Once only: probing a dead member period after period would hold up the rest of the round.
+    if (!state.again) this.reprobe = state.target;
   }
 
   private indirect(state: ProbeState): void {

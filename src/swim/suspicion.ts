@@ -55,7 +55,8 @@ export class Suspicion {
   /**
    * @param accuser - the member that raised the suspicion; it does not count as a confirmation
    * @param expected - confirmations after which the timeout reaches its minimum (k)
-   * @param onTimeout - runs once, when the timeout expires without the suspicion being cancelled
+   * @param onTimeout - runs once, when the timeout expires without the suspicion being cancelled, with
+   *   the time it was due (a frozen member's timers fire late; see `freeze-guard.ts`)
    */
   constructor(
     readonly accuser: string,
@@ -63,7 +64,7 @@ export class Suspicion {
     private readonly minMs: number,
     private readonly maxMs: number,
     private readonly clock: Clock,
-    private readonly onTimeout: () => void,
+    private readonly onTimeout: (dueMs: number) => void,
   ) {
     this.accusers = [accuser];
     this.startMs = clock.now();
@@ -115,7 +116,7 @@ export class Suspicion {
 
   private wake(): void {
     const deadline = this.deadline();
-    if (this.clock.now() >= deadline) this.onTimeout();
+    if (this.clock.now() >= deadline) this.onTimeout(this.timerDueMs);
     else this.arm(deadline);
   }
 
