@@ -35,6 +35,8 @@ export interface NodeCounters {
   suspicions: number;
   refutations: number;
   deaths: number;
+  /** Protocol timers that fired more than half a probe timeout late: this process's own stalls. */
+  lateTimers: number;
   /** Connections tried to members' ports as evidence, and those their hosts refused. */
   connectProbes: number;
   connectsRefused: number;
@@ -75,6 +77,7 @@ export function nodeCounters(
     suspicions: core?.suspicionsRaised ?? 0,
     refutations: core?.refutations ?? 0,
     deaths: core?.deathsDeclared ?? 0,
+    lateTimers: core?.lateTimers ?? 0,
     connectProbes: core?.connectProbes ?? 0,
     connectsRefused: core?.connectsRefused ?? 0,
   };

@@ -14,6 +14,7 @@ import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
+import type { StressSource } from './local-health.js';
 
 /** Makes the transport a node runs on; `createNetTransport` (UDP and TCP) by default. */
 export type TransportFactory = (options: TransportOptions) => Promise<Transport>;
@@ -54,6 +55,12 @@ export interface NodeOptions {
   readonly trackPhi?: boolean;
   /** Adapt the direct-probe timeout to measured round trips; off by default. */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
+  /**
+   * Node-native local health (`local-health.ts`): GC pauses above `thresholdMs` (default half the probe
+   * timeout) raise the Lifeguard health score, as late protocol timers (event-loop delay) do in the core.
+   * `false` turns the GC part off. Default on.
+   */
+  readonly localHealth?: false | { readonly thresholdMs?: number; readonly source?: StressSource };
   /** How long `leave()` waits for the leave to spread before it resolves anyway. Default 5,000 ms. */
   readonly leaveTimeoutMs?: number;
   /** Largest state-sync message accepted, in bytes. Default 32 MiB. */
@@ -89,6 +96,7 @@ const KNOWN = [
   'random',
   'trackPhi',
   'adaptiveProbeTimeout',
+  'localHealth',
   'leaveTimeoutMs',
   'streamBytesMax',
   'connectTimeoutMs',
@@ -136,6 +144,19 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
       'transport',
       `${OWNER}: option transport must be a function that returns a Promise<Transport>`,
     );
+  }
+  const health = options.localHealth;
+  if (health !== undefined && health !== false) {
+    if (typeof health !== 'object' || health === null) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'localHealth',
+        `${OWNER}: option localHealth must be false or { thresholdMs?, source? }`,
+      );
+    }
+    if (health.thresholdMs !== undefined) {
+      checkNumber(OWNER, 'localHealth.thresholdMs', health.thresholdMs, { min: 1, max: 600_000 });
+    }
   }
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,

@@ -24,6 +24,7 @@ import { countDrop, createDropCounters, type DropCounters } from '../wire/drop-r
 import { encodePacket, encodeStream } from '../wire/encode.js';
 import { DatagramBatcher } from './datagram-batcher.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
+import { gcStressSource, LocalHealthMonitor } from './local-health.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
 
@@ -77,6 +78,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   private transport: Transport | undefined;
   private core: SwimCore | undefined;
   private batcher: DatagramBatcher | undefined;
+  private health: LocalHealthMonitor | undefined;
   // Stream sends made while join() runs the core, so that join can wait for the seeds' answers.
   private capture: Promise<boolean>[] | undefined;
   private shutdownPromise: Promise<void> | undefined;
@@ -143,6 +145,16 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         (address, datagram) => transport.sendDatagram(address, datagram),
         this.resolved.config.packetBytesMax,
       );
+      const healthOption = options.localHealth;
+      if (healthOption !== false) {
+        const config = this.resolved.config;
+        this.health = new LocalHealthMonitor(
+          healthOption?.source ?? gcStressSource(),
+          healthOption?.thresholdMs ?? config.probeTimeoutMs / 2,
+          config.probeIntervalMs / 2,
+          (severity) => core.reportLocalStress(severity),
+        );
+      }
       transport.onDatagram((bytes, from) => this.receiveDatagram(bytes, from));
       transport.onStream((bytes, from) => this.receiveStream(bytes, from));
       this.transport = transport;
@@ -152,6 +164,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       this.log.info({ name: core.name, address: core.address }, 'started');
     } catch (error) {
       this.phase = 'stopped';
+      this.health?.close();
       await transport.close();
       throw error;
     }
@@ -275,6 +288,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     const previous = this.phase;
     this.phase = 'stopped';
     this.core?.stop();
+    this.health?.close();
     this.batcher?.flush();
     this.batcher?.clear();
     for (const stream of [...this.streams]) stream.end();
@@ -337,6 +351,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   private receiveDatagram(bytes: Uint8Array, from: string): void {
     const core = this.core;
     if (core === undefined || this.phase === 'stopped') return;
+    this.health?.poll(this.clock.now());
     const result = decodeDatagram(bytes);
     if (!result.ok) {
       countDrop(this.drops, result.reason);

@@ -119,6 +119,8 @@ export interface SwimCounters {
   packetsReceived: number;
   streamsSent: number;
   misdirectedPings: number;
+  /** Protocol timers that fired more than half a probe timeout late (this member's own stalls). */
+  lateTimers: number;
   /** Connections tried to a member's port (late acks, and checks of others' refusals). */
   connectProbes: number;
   /** Of those, the ones the member's host refused. */
@@ -164,6 +166,7 @@ export class SwimCore {
     packetsReceived: 0,
     streamsSent: 0,
     misdirectedPings: 0,
+    lateTimers: 0,
     connectProbes: 0,
     connectsRefused: 0,
   };
@@ -253,6 +256,37 @@ export class SwimCore {
   /** Lifeguard local health score: 0 is healthy. */
   get localHealth(): number {
     return this.awareness.score;
+  }
+
+  /**
+   * Reports that this member's own process is struggling (its event loop ran late, a long garbage
+   * collection): raises the Lifeguard health score by `severity` (at least 1), so that it stretches its
+   * probe interval and timeout and accuses others less readily. Successful probes lower it again.
+   */
+  reportLocalStress(severity = 1): void {
+    if (!Number.isFinite(severity) || severity < 1) {
+      throw new InvalidArgumentError(
+        'severity',
+        `${OWNER}: reportLocalStress severity must be >= 1, got ${severity}`,
+      );
+    }
+    this.awareness.apply(Math.floor(severity));
+  }
+
+  /**
+   * @internal Called by the protocol's timers with their due time. A timer that fires late measures this
+   * member's own event-loop delay: beyond half a probe timeout it raises the Lifeguard health score (one
+   * level per half probe timeout, at most 4), so a member whose process stalls accuses others less
+   * readily; beyond a probe timeout it also trips the freeze guard.
+   */
+  noteTimer(dueMs: number): void {
+    const now = this.now();
+    const lateMs = now - dueMs;
+    const stressMs = this.config.probeTimeoutMs / 2;
+    if (lateMs <= stressMs) return;
+    this.counters.lateTimers++;
+    this.awareness.apply(Math.min(4, Math.floor(lateMs / stressMs)));
+    this.freezeGuard?.noteTimer(dueMs, now);
   }
 
   /** Starts probing, gossip and state exchange, and announces this member. */
@@ -670,7 +704,7 @@ export class SwimCore {
     const incarnation = s.incarnation;
     const suspicion = new Suspicion(s.from, expected, minMs, maxMs, this.env.clock, (dueMs) => {
       const guard = this.freezeGuard;
-      guard?.noteTimer(dueMs, this.now());
+      this.noteTimer(dueMs);
       const conclude = (): void => {
         if (this.suspicions.get(id) !== suspicion) return;
         this.suspicions.delete(id);

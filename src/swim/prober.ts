@@ -144,7 +144,7 @@ export class Prober {
   private tick(): void {
     const core = this.core;
     if (!core.isRunning) return;
-    core.freezeGuard?.noteTimer(this.tickDueMs, core.now());
+    core.noteTimer(this.tickDueMs);
     // The previous probe's period ends now: it is decided before the next probe starts.
     this.finish();
     const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
