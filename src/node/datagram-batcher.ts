@@ -43,9 +43,4 @@ export class DatagramBatcher {
     }
     this.pending.clear();
   }
-
-  /** Forgets everything queued (at shutdown). */
-  clear(): void {
-    this.pending.clear();
-  }
 }

@@ -9,7 +9,7 @@ import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
 import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
-import { isWireText, META_BYTES_MAX, NAME_BYTES_MAX } from '../swim/limits.js';
+import { checkMemberMeta, checkMemberName, checkStartIncarnation } from '../swim/identity.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
@@ -118,26 +118,10 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
       `${OWNER}: option profile must be lan, wan or local, got ${String(profile)}`,
     );
   }
-  if (options.name !== undefined && !isWireText(options.name, NAME_BYTES_MAX)) {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      'name',
-      `${OWNER}: option name must be well-formed text of 1 to ${NAME_BYTES_MAX} bytes in UTF-8`,
-    );
-  }
-  if (
-    options.meta !== undefined &&
-    (!(options.meta instanceof Uint8Array) || options.meta.length > META_BYTES_MAX)
-  ) {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      'meta',
-      `${OWNER}: option meta must be a Uint8Array of at most ${META_BYTES_MAX} bytes`,
-    );
-  }
-  if (options.incarnation !== undefined) {
-    checkNumber(OWNER, 'incarnation', options.incarnation, { min: 0, max: 0xffff_fff0, integer: true });
-  }
+  // The core checks these too, but only once start() has bound the transport.
+  if (options.name !== undefined) checkMemberName(OWNER, options.name);
+  if (options.meta !== undefined) checkMemberMeta(OWNER, options.meta);
+  if (options.incarnation !== undefined) checkStartIncarnation(OWNER, options.incarnation);
   if (options.transport !== undefined && typeof options.transport !== 'function') {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',

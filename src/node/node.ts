@@ -290,7 +290,6 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     this.core?.stop();
     this.health?.close();
     this.batcher?.flush();
-    this.batcher?.clear();
     for (const stream of [...this.streams]) stream.end();
     await this.transport?.close();
     if (previous !== 'created') this.log.info({}, 'stopped');

@@ -10,7 +10,7 @@
  * file.
  */
 import { PhiAccrualDetector } from '../detector/phi-accrual.js';
-import { InvalidArgumentError, InvalidOptionError, LifecycleError } from '../errors.js';
+import { InvalidArgumentError, LifecycleError } from '../errors.js';
 import { checkKnownKeys } from '../options.js';
 import { AdaptiveTimeout, type AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { Awareness } from './awareness.js';
@@ -21,13 +21,8 @@ import type { SwimEnvironment } from './environment.js';
 import type { MemberEvent, TransitionCause } from './events.js';
 import { FreezeGuard } from './freeze-guard.js';
 import { Gossiper } from './gossiper.js';
-import {
-  ADDRESS_BYTES_MAX,
-  isWireText,
-  META_BYTES_MAX,
-  NAME_BYTES_MAX,
-  USER_PAYLOAD_BYTES_MAX,
-} from './limits.js';
+import { checkMemberAddress, checkMemberMeta, checkMemberName, checkStartIncarnation } from './identity.js';
+import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from './limits.js';
 import {
   ALIVE,
   DEAD,
@@ -195,34 +190,15 @@ export class SwimCore {
 
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
     checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
-    if (!isWireText(options.name, NAME_BYTES_MAX)) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'name',
-        `${OWNER}: option name must be well-formed text of 1 to ${NAME_BYTES_MAX} bytes in UTF-8`,
-      );
-    }
-    if (!isWireText(options.address, ADDRESS_BYTES_MAX)) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'address',
-        `${OWNER}: option address must be well-formed text of 1 to ${ADDRESS_BYTES_MAX} bytes in UTF-8`,
-      );
-    }
-    this.name = options.name;
-    this.address = options.address;
+    this.name = checkMemberName(OWNER, options.name);
+    this.address = checkMemberAddress(OWNER, options.address);
     this.config = resolveSwimConfig(options.config ?? {}, lan);
     this.env = env;
-    this.ownMeta = checkMeta(options.meta ?? EMPTY);
-    const incarnation = options.incarnation ?? Math.floor(env.clock.wallNow() / 1000);
-    if (!Number.isInteger(incarnation) || incarnation < 0 || incarnation > 0xffff_fff0) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'incarnation',
-        `${OWNER}: option incarnation must be an integer from 0 to ${0xffff_fff0}, got ${incarnation}`,
-      );
-    }
-    this.ownIncarnation = incarnation;
+    this.ownMeta = checkMemberMeta(OWNER, options.meta ?? EMPTY);
+    this.ownIncarnation = checkStartIncarnation(
+      OWNER,
+      options.incarnation ?? Math.floor(env.clock.wallNow() / 1000),
+    );
     this.directory = options.directory ?? new MemberDirectory();
     this.selfId = this.directory.intern(this.name, this.address);
     this.detectors = options.trackPhi === false ? undefined : new Map();
@@ -336,7 +312,7 @@ export class SwimCore {
   /** Replaces this member's metadata and spreads it with a higher incarnation. */
   updateMetadata(meta: Uint8Array): void {
     this.requireRunning('updateMetadata');
-    this.ownMeta = checkMeta(meta);
+    this.ownMeta = checkMemberMeta(OWNER, meta);
     this.ownIncarnation++;
     this.table.set(this.selfId, ALIVE, this.ownIncarnation, this.now());
     this.table.setMetadata(this.selfId, this.ownMeta);
@@ -732,14 +708,10 @@ export class SwimCore {
    * refusal here is the second witness that ends the suspicion early, and is gossiped for the others.
    */
   private checkRefusal(id: number, suspicion: Suspicion): void {
-    const connect = this.env.probeConnect;
-    if (connect === undefined || suspicion.connectTried || suspicion.refusedBy.includes(this.name)) return;
+    if (suspicion.connectTried || suspicion.refusedBy.includes(this.name)) return;
     suspicion.connectTried = true;
     const incarnation = this.table.incarnationOf(id);
-    this.counters.connectProbes++;
-    connect.call(this.env, this.directory.addressOf(id), this.config.probeTimeoutMs, (outcome) => {
-      if (outcome !== 'refused') return;
-      this.counters.connectsRefused++;
+    this.tryConnect(id, () => {
       if (!this.isRunning || this.suspicions.get(id) !== suspicion) return;
       if (this.table.incarnationOf(id) !== incarnation) return;
       if (!suspicion.witnessRefusal(this.name, this.config.probeTimeoutMs)) return;
@@ -751,10 +723,24 @@ export class SwimCore {
     });
   }
 
+  /**
+   * @internal Tries a connection to `id`'s port, when the environment can, counting it; `onRefused` runs
+   * if its host refused it.
+   */
+  tryConnect(id: number, onRefused: () => void): void {
+    const connect = this.env.probeConnect;
+    if (connect === undefined) return;
+    this.counters.connectProbes++;
+    connect.call(this.env, this.directory.addressOf(id), this.config.probeTimeoutMs, (outcome) => {
+      if (outcome !== 'refused') return;
+      this.counters.connectsRefused++;
+      onRefused();
+    });
+  }
+
   /** @internal This member's own connection to `id`, whose ack was late, was refused. */
   probeRefused(id: number): void {
     this.counters.probesFailed++;
-    this.counters.connectsRefused++;
     if (!this.isProbeable(id)) return;
     const name = this.directory.nameOf(id);
     const incarnation = this.table.incarnationOf(id);
@@ -974,17 +960,6 @@ function checkPayload(method: string, payload: Uint8Array): void {
       `${OWNER}: ${method} payload must be a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
     );
   }
-}
-
-function checkMeta(meta: Uint8Array): Uint8Array {
-  if (!(meta instanceof Uint8Array) || meta.length > META_BYTES_MAX) {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      'meta',
-      `${OWNER}: metadata must be a Uint8Array of at most ${META_BYTES_MAX} bytes`,
-    );
-  }
-  return meta;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

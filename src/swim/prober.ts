@@ -216,11 +216,8 @@ export class Prober {
    */
   private connect(state: ProbeState): void {
     const core = this.core;
-    const connect = core.env.probeConnect;
-    if (connect === undefined) return;
-    core.counters.connectProbes++;
-    connect.call(core.env, core.directory.addressOf(state.target), core.config.probeTimeoutMs, (outcome) => {
-      if (outcome !== 'refused' || state.acked || this.current !== state || !core.isRunning) return;
+    core.tryConnect(state.target, () => {
+      if (state.acked || this.current !== state || !core.isRunning) return;
       // The probe has failed already; the period still runs its course (ping-req, health), so that a
       // refusal changes nothing but the evidence the suspicion carries.
       state.refused = true;

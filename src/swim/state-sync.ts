@@ -59,7 +59,7 @@ export class StateSync {
    */
   join(seedAddresses: readonly string[]): void {
     this.seeds = [...seedAddresses];
-    for (const address of this.seeds) if (address !== this.core.address) this.exchange(address, true);
+    this.exchangeWithSeeds();
     this.seedTimer?.cancel();
     this.seedRetryMs = this.core.config.probeIntervalMs;
     this.seedTimer = this.core.env.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
@@ -98,6 +98,10 @@ export class StateSync {
     this.pushPullTimer = core.env.clock.setTimer(this.pushPullIntervalMs(), this.onPushPull);
   }
 
+  private exchangeWithSeeds(): void {
+    for (const address of this.seeds) if (address !== this.core.address) this.exchange(address, true);
+  }
+
   private isAlone(): boolean {
     const table = this.core.table;
     return table.count(ALIVE) + table.count(SUSPECT) <= 1;
@@ -107,7 +111,7 @@ export class StateSync {
     const core = this.core;
     this.seedTimer = undefined;
     if (!core.isRunning || !this.isAlone()) return;
-    for (const address of this.seeds) if (address !== core.address) this.exchange(address, true);
+    this.exchangeWithSeeds();
     this.seedRetryMs = Math.min(2 * this.seedRetryMs, core.config.reconnectIntervalMs);
     this.seedTimer = core.env.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
   }

@@ -17,7 +17,7 @@
 import { LifecycleError, NetworkError } from '../errors.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
-import { formatAddress, type HostPort, parseAddress } from './address.js';
+import { formatAddress, type HostPort, normalizeAddress } from './address.js';
 import { snapshotCounters, zeroCounters } from './counters.js';
 import { FRAME_BYTES_MAX, frameHeader } from './frame.js';
 import { InboundStream } from './inbound-stream.js';
@@ -158,8 +158,7 @@ class MemoryTransport implements Transport {
     }
     let to: string;
     try {
-      const target = parseAddress(address, { label: 'datagram destination' });
-      to = formatAddress(target.host, target.port);
+      to = normalizeAddress(address, { label: 'datagram destination' });
     } catch (error) {
       this.sendError(error as NetworkError);
       return;
@@ -187,8 +186,7 @@ class MemoryTransport implements Transport {
   probeConnect(address: string, timeoutMs: number): Promise<ConnectProbeResult> {
     let to: string;
     try {
-      const target = parseAddress(address, { label: 'probe destination' });
-      to = formatAddress(target.host, target.port);
+      to = normalizeAddress(address, { label: 'probe destination' });
     } catch {
       return Promise.resolve('timeout');
     }
@@ -207,8 +205,7 @@ class MemoryTransport implements Transport {
     }
     let to: string;
     try {
-      const target = parseAddress(address, { label: 'stream destination' });
-      to = formatAddress(target.host, target.port);
+      to = normalizeAddress(address, { label: 'stream destination' });
     } catch (error) {
       this.counts.streamSendErrors++;
       return Promise.reject(error);
@@ -440,8 +437,7 @@ export class MemoryNetwork {
    * with `FDKIT_CONNECT_FAILED` when nobody holds the address, or `FDKIT_BAD_ADDRESS`.
    */
   async connectRaw(address: string, fromHost = '127.0.0.1'): Promise<RawConnection> {
-    const target = parseAddress(address, { label: 'raw connection destination' });
-    const to = formatAddress(target.host, target.port);
+    const to = normalizeAddress(address, { label: 'raw connection destination' });
     await new Promise<void>((resolve) => this.schedule(resolve));
     let settleOutcome: (outcome: 'ended' | 'reset') => void = () => {};
     const outcome = new Promise<'ended' | 'reset'>((resolve) => {
@@ -512,6 +508,5 @@ export class MemoryNetwork {
 }
 
 function normalize(address: string): string {
-  const { host, port } = parseAddress(address, { label: 'partition address' });
-  return formatAddress(host, port);
+  return normalizeAddress(address, { label: 'partition address' });
 }
