@@ -278,6 +278,24 @@ describe('SwimCore: joining', () => {
     },
   );
 
+  it('learns a member whose join gossip missed it when that member probes it', () => {
+    const net = new Net(11);
+    const [n1, n2] = net.form(['n1', 'n2']);
+    net.runUntil(() => allAlive([n1!, n2!]), CONVERGE_MS);
+    // n2 hears of n3 neither by gossip nor by a state exchange anyone starts with it: only by asking n3.
+    net.drop = (from, to, message) =>
+      to === 'n2' &&
+      (('updates' in message && message.updates.some((u) => u.kind === 'alive' && u.name === 'n3')) ||
+        (message.type === 'push-pull' && (from === 'n1' || !message.reply)));
+    const n3 = net.add('n3');
+    n3.core.start();
+    n3.core.join([n1!.address]);
+    // n3 probes n2 within its first round of two members, and n2 asks it for its state then.
+    net.runUntil(() => n2!.core.stateOf('n3') === 'alive', 30_000);
+    expect(n3.core.stateOf('n2')).toBe('alive');
+    expect(memberEvents(n2!, 'n3').map((e) => e.cause)).toEqual(['joined']);
+  });
+
   it('carries initial metadata and incarnations to the other members', () => {
     const net = new Net(9);
     const [a, b] = net.form(['a', 'b'], {});

@@ -386,6 +386,8 @@ export class SwimCore {
           return;
         }
         this.reply(fromAddress, packet.seq, packet.from);
+        // A member that probes us knows us; if we do not know it, the gossip of its join missed us.
+        if (this.stateOf(packet.from) === undefined) this.sync.meetStranger(fromAddress);
         return;
       case 'ping-req':
         this.prober.handlePingReq(fromAddress, packet);

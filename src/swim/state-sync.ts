@@ -30,6 +30,7 @@ export class StateSync {
   private reconnectTimer: Timer | undefined;
   private seedTimer: Timer | undefined;
   private seedRetryMs = 0;
+  private lastStrangerMs = Number.NEGATIVE_INFINITY;
   private seeds: readonly string[] = [];
   private readonly backoff = new Map<number, Backoff>();
   private readonly scratch: number[] = [];
@@ -96,6 +97,19 @@ export class StateSync {
     );
     if (peer !== undefined) this.exchange(core.directory.addressOf(peer), false);
     this.pushPullTimer = core.env.clock.setTimer(this.pushPullIntervalMs(), this.onPushPull);
+  }
+
+  /**
+   * A member we do not know probed us: exchange state with it, so that a join whose gossip missed this
+   * member (infection-style spread misses one in a few hundred at small n) is repaired within a probe
+   * round rather than a push-pull interval. At most one such exchange a probe interval, so that pings
+   * under unknown names cannot make this member open connections at will.
+   */
+  meetStranger(address: string): void {
+    const now = this.core.now();
+    if (now - this.lastStrangerMs < this.core.config.probeIntervalMs) return;
+    this.lastStrangerMs = now;
+    this.exchange(address, false);
   }
 
   private exchangeWithSeeds(): void {
