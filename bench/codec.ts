@@ -170,7 +170,7 @@ function decodePushPulls(bytes: Uint8Array, n: number): number {
   let acc = 0;
   for (let i = 0; i < n; i++) {
     const r = decodeStream(bytes);
-    if (r.ok) acc += r.message.members.names.length;
+    if (r.ok && r.message.type === 'push-pull') acc += r.message.members.names.length;
   }
   return acc;
 }
@@ -179,7 +179,7 @@ function roundTripPushPulls(m: PushPull, n: number): number {
   let acc = 0;
   for (let i = 0; i < n; i++) {
     const r = decodeStream(encodeStream(m));
-    if (r.ok) acc += r.message.members.names.length;
+    if (r.ok && r.message.type === 'push-pull') acc += r.message.members.names.length;
   }
   return acc;
 }
@@ -348,6 +348,7 @@ function main(): void {
   check('push-pull size', stateBytes.length, pushPullEstimate(state));
   const decodedState = decodeStream(stateBytes);
   if (!decodedState.ok) throw new Error(decodedState.detail);
+  if (decodedState.message.type !== 'push-pull') throw new Error('push-pull decoded as another type');
   check('push-pull names', decodedState.message.members.names, state.members.names);
   check(
     'push-pull incarnations',

@@ -811,7 +811,7 @@ describe('hostile input', () => {
   it('garbage stream connections are dropped and counted by reason; the view does not change', async () => {
     const { c, target, peer } = await pair(28);
     const limit = 32 * 1024 * 1024;
-    for (const garbage of streamCases(target.name, peer.name, limit)) {
+    for (const garbage of streamCases(peer.name, limit)) {
       const view0 = snapshot(target.node);
       const before = target.node.counters();
       const connection = await c.network.connectRaw(target.address, '10.0.0.66');

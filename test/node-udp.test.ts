@@ -318,7 +318,7 @@ describe('hostile input', () => {
     const [target, peer] = await pair();
     // A reset right after the bytes may make the kernel discard them unread: that case is left to the
     // in-memory suite, where the order of events is exact.
-    const cases = streamCases(target.name, peer.name, 32 * 1024 * 1024).filter((c) => c.close !== 'reset');
+    const cases = streamCases(peer.name, 32 * 1024 * 1024).filter((c) => c.close !== 'reset');
     for (const garbage of cases) {
       const view0 = snapshot(target.node);
       const before = target.node.counters();

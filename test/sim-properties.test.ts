@@ -122,6 +122,7 @@ describe('kernel evidence: a process killed on a live host', () => {
   it('never turns a paused or partitioned member into a false death (kills, pauses and a partition together)', () => {
     const n = 20;
     let refusals = 0;
+    let lastWordsAnswered = 0;
     forSeeds(seeds(1600, 12), (seed) => {
       const plan = faults({
         crashes: [
@@ -136,21 +137,29 @@ describe('kernel evidence: a process killed on a live host', () => {
         partitions: [{ atMs: 7000, durationMs: 3000, side: [5, 6, 7, 8] }],
       });
       const { sim, report } = simulate({ nodes: n, seconds: 40, seed, faults: plan });
-      for (const p of sim.processes) refusals += p.core?.counters.connectsRefused ?? 0;
+      for (const p of sim.processes) {
+        refusals += p.core?.counters.connectsRefused ?? 0;
+        lastWordsAnswered += p.core?.counters.lastWordsAnswered ?? 0;
+      }
       const d = report.detection;
       if (d.missed !== 0) return `${d.missed} killed members not held dead by all`;
       return report.falsePositives.deaths === 0 ? undefined : `${report.falsePositives.deaths} false deaths`;
     });
     // The refusal path was taken: the kills were refused, not just timed out.
     if (REPLAY === undefined) expect(refusals).toBeGreaterThan(0);
+    // Members on the cut-off side miss refutations of the paused members; the suspects' last word is what
+    // keeps them from declaring those dead (without it, SIM_SEED=1610 has one false death).
+    if (REPLAY === undefined) expect(lastWordsAnswered).toBeGreaterThan(0);
   });
 });
 
 describe('freeze guard: a member that was frozen convicts nobody on what it knew before', () => {
   // Member 1 is cut off for 3 s and suspected by all; member 2 freezes 2.5 s into that, for 20 s. When
   // it wakes, its suspicion of member 1 is long overdue while the refutation waits in its socket buffer,
-  // read only after the timers ran. Without the guard it declares member 1 dead; with it, it waits for a
-  // fresh probe, by which time it has read the refutation.
+  // read only after the timers ran. Where member 2 raised the suspicion itself (its own probe failed), it
+  // has no reason to hear the suspect's last word first (`lastWord` in core.ts covers suspicions it only
+  // heard of): without the guard it declares member 1 dead; with it, it waits for a fresh probe, by which
+  // time it has read the refutation. Member 2 is the accuser in about one seed in ten.
   const convictionsByFrozen = (freezeGuard: boolean, seed: number): number => {
     let count = 0;
     simulate({
@@ -170,8 +179,8 @@ describe('freeze guard: a member that was frozen convicts nobody on what it knew
     return count;
   };
 
-  it('removes the deaths the frozen member would declare (30 seeds, with and without the guard)', () => {
-    const list = seeds(1700, 30);
+  it('removes the deaths the frozen member would declare (100 seeds, with and without the guard)', () => {
+    const list = seeds(1700, 100);
     let without = 0;
     forSeeds(list, (seed) => {
       without += convictionsByFrozen(false, seed);
@@ -336,10 +345,16 @@ describe('restart under the same name', () => {
     [5, 8],
     [20, 8],
     [100, 6],
-  ])('is alive at every member within one dissemination round (n = %i)', (n, count) => {
+  ])('is alive at every member within one dissemination round, whp (n = %i)', (n, count) => {
     const timing = expectedTiming(lan, n);
     // The restart's state exchange with its seeds takes three one-way delays, a few milliseconds here.
     const bound = timing.disseminationMs + 50;
+    // Gossip bounds dissemination with high probability only: a member that no gossip target pick hit
+    // (about 1 in 3,000 per member at n = 20) learns at its next probe exchange or push-pull. So the
+    // round bound must hold for 99% of the observers, and a push-pull interval bounds every one.
+    const hardBound = timing.pushPullIntervalMs + bound;
+    let observed = 0;
+    let late = 0;
     forSeeds(seeds(7000 + n, count), (seed) => {
       const member = seed % (n - 1);
       const restartAtMs = 5000 + timing.worstCaseAllKnowMs;
@@ -364,9 +379,15 @@ describe('restart under the same name', () => {
       const observers = sim.liveMembers().filter((o) => o !== member);
       const missing = observers.filter((o) => !aliveAt.has(o) && sim.viewOf(o, member) !== 'alive');
       if (missing.length > 0) return `${missing.length} members never saw it alive again`;
-      const slowest = Math.max(...observers.map((o) => aliveAt.get(o) ?? restartAtMs)) - restartAtMs;
-      return slowest <= bound ? undefined : `alive everywhere after ${slowest} ms, bound ${bound} ms`;
+      const delays = observers.map((o) => (aliveAt.get(o) ?? restartAtMs) - restartAtMs);
+      observed += delays.length;
+      late += delays.filter((d) => d > bound).length;
+      const slowest = Math.max(...delays);
+      return slowest <= hardBound ? undefined : `alive everywhere after ${slowest} ms, bound ${hardBound} ms`;
     });
+    expect(late, `${late} of ${observed} observers later than ${bound} ms`).toBeLessThanOrEqual(
+      observed / 100,
+    );
   });
 });
 

@@ -127,6 +127,44 @@ describe('SimNetwork', () => {
     expect(other.packetDelay(3, 17)).toBe(net.packetDelay(17, 3));
   });
 
+  it('a stream crosses the lossy link as TCP would: three legs, lost segments resent after 1 s (handshake) or 200 ms (data)', () => {
+    // No jitter and one fixed delay per link, so that every leg takes exactly `delay`.
+    const model = { baseDelayMs: 2, linkSpreadMs: 0, jitterMs: 0 };
+    const clean = network({ ...model, loss: 0 }, 2);
+    expect(clean.streamTransferDelay(0, 1, 10_000)).toBe(6);
+    expect(clean.handshakeDelay(0, 1, 10_000)).toBe(4);
+    expect(network({ ...model, loss: 1 }, 2).streamTransferDelay(0, 1, 10_000)).toBe(-1);
+    const cut = network({ ...model, loss: 0 }, 2);
+    cut.partition((i) => i, [[0, 1]]);
+    expect(cut.streamTransferDelay(0, 1, 10_000)).toBe(-1);
+    // One-way: the SYN gets through but its answer never comes back.
+    const oneWay = network({ ...model, loss: 0 }, 2);
+    oneWay.partition((i) => i, [[1, 0]]);
+    expect(oneWay.handshakeDelay(0, 1, 10_000)).toBe(-1);
+    // At 20% loss each delay is 6 ms plus a sum of retransmission timeouts, and the shares match TCP's:
+    // all three legs through at once (0.8^3), or the handshake through and the data resent once.
+    const lossy = network({ ...model, loss: 0.2 }, 2, 5);
+    const runs = 20_000;
+    let direct = 0;
+    let dataResentOnce = 0;
+    let givenUp = 0;
+    for (let k = 0; k < runs; k++) {
+      const delay = lossy.streamTransferDelay(0, 1, 10_000);
+      if (delay < 0) {
+        givenUp++;
+        continue;
+      }
+      const waited = delay - 6;
+      // Retransmission waits are sums of 1000·2^i and 200·2^j: whole multiples of 200 ms.
+      expect(waited % 200).toBe(0);
+      if (waited === 0) direct++;
+      if (waited === 200) dataResentOnce++;
+    }
+    expect(direct / runs).toBeCloseTo(0.8 ** 3, 1);
+    expect(dataResentOnce / runs).toBeCloseTo(0.8 ** 3 * 0.2, 1);
+    expect(givenUp / runs).toBeLessThan(0.01);
+  });
+
   const side = new Set([1, 3]);
   const groupOf = (i: number): number => (side.has(i) ? 1 : 0);
   const pairs: Array<[number, number]> = [];

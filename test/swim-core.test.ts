@@ -37,7 +37,12 @@ interface SentPacket {
   readonly inReplyTo: Packet['type'] | undefined;
 }
 
-type DropRule = (from: string, to: string, message: Packet | StreamMessage) => boolean;
+type DropRule = (
+  from: string,
+  to: string,
+  message: Packet | StreamMessage,
+  channel: 'datagram' | 'stream',
+) => boolean;
 
 const addressOf = (name: string): string => `${name}.test:7946`;
 
@@ -67,7 +72,7 @@ class Net {
       random,
       sendPacket: (to, packet) => {
         const receiver = this.byAddress.get(to);
-        const dropped = this.dropped(name, receiver?.name, packet);
+        const dropped = this.dropped(name, receiver?.name, packet, 'datagram');
         const target =
           packet.type === 'ping' ? this.members.get(name)?.core.stateOf(packet.target) : undefined;
         this.sent.push({
@@ -82,7 +87,7 @@ class Net {
         if (!dropped) this.clock.setTimer(1, () => this.deliver(to, address, packet));
       },
       sendStream: (to, message) => {
-        if (this.dropped(name, this.byAddress.get(to)?.name, message)) return;
+        if (this.dropped(name, this.byAddress.get(to)?.name, message, 'stream')) return;
         this.clock.setTimer(1, () => this.byAddress.get(to)?.core.handleStream(address, message));
       },
       emit: (event) => events.push(event),
@@ -104,9 +109,14 @@ class Net {
     }
   }
 
-  private dropped(from: string, to: string | undefined, message: Packet | StreamMessage): boolean {
+  private dropped(
+    from: string,
+    to: string | undefined,
+    message: Packet | StreamMessage,
+    channel: 'datagram' | 'stream',
+  ): boolean {
     if (to === undefined) return true;
-    return this.isolated.has(from) || this.isolated.has(to) || this.drop(from, to, message);
+    return this.isolated.has(from) || this.isolated.has(to) || this.drop(from, to, message, channel);
   }
 
   get(name: string): Member {
@@ -593,6 +603,133 @@ describe('SwimCore: refutation', () => {
     });
     expect(b!.core.incarnation).toBe(heard + 2);
     expect(b!.core.stateOf('b')).toBe('alive');
+  });
+});
+
+describe('SwimCore: the TCP fallback probe, the last word, stale rumours', () => {
+  it('a member whose datagrams are all lost but whose streams get through is not suspected; without streams it is', () => {
+    const run = (streamsToo: boolean) => {
+      const net = new Net(21);
+      const members = net.form(NAMES5);
+      net.runUntil(() => allAlive(members), CONVERGE_MS);
+      net.run(5000);
+      net.drop = (from, to, _message, channel) =>
+        (from === 'n3' || to === 'n3') && (streamsToo || channel === 'datagram');
+      net.run(30_000);
+      const others = members.filter((m) => m.name !== 'n3');
+      const suspicions = others.flatMap((m) => memberEvents(m, 'n3').filter((e) => e.type !== 'alive'));
+      const fallbackAcks = others.reduce((sum, m) => sum + m.core.counters.fallbackAcks, 0);
+      const fallbackPings = others.reduce((sum, m) => sum + m.core.counters.fallbackPings, 0);
+      return { suspicions, fallbackAcks, fallbackPings, n3: net.get('n3').core };
+    };
+    const rescued = run(false);
+    expect(rescued.suspicions).toEqual([]);
+    // Every probe of n3 in 30 s went over a stream, and was answered there.
+    expect(rescued.fallbackPings).toBeGreaterThanOrEqual(4);
+    expect(rescued.fallbackAcks).toBe(rescued.fallbackPings);
+    expect(rescued.n3.counters.fallbackPingsAnswered).toBe(rescued.fallbackPings);
+    // n3's own probes of the others fail over UDP too, and the fallback keeps it from suspecting them.
+    expect(rescued.n3.counters.fallbackAcks).toBeGreaterThan(0);
+    expect(rescued.n3.counters.suspicionsRaised).toBe(0);
+    const cut = run(true);
+    expect(cut.suspicions.some((e) => e.type === 'suspect')).toBe(true);
+    expect(cut.fallbackPings).toBeGreaterThan(0);
+    expect(cut.fallbackAcks).toBe(0);
+  });
+
+  it('a fallback ping is answered over a stream only when it is meant for this member and its sender is known', () => {
+    const net = new Net(22);
+    const [a, b] = net.form(['a', 'b']);
+    net.runUntil(() => allAlive([a!, b!]), CONVERGE_MS);
+    const acks: Array<{ to: string; seq: number }> = [];
+    net.drop = (from, to, message, channel) => {
+      if (from === 'b' && channel === 'stream' && message.type === 'ack') acks.push({ to, seq: message.seq });
+      return false;
+    };
+    b!.core.handleStream('x:1', { type: 'ping', seq: 7, from: 'a', target: 'b', updates: [] });
+    b!.core.handleStream('x:1', { type: 'ping', seq: 8, from: 'ghost', target: 'b', updates: [] });
+    b!.core.handleStream('x:1', { type: 'ping', seq: 9, from: 'a', target: 'someone-else', updates: [] });
+    expect(acks).toEqual([{ to: 'a', seq: 7 }]);
+    expect(b!.core.counters.fallbackPingsAnswered).toBe(1);
+    expect(b!.core.counters.misdirectedPings).toBe(1);
+  });
+
+  it('a member cut off while a suspect refuted learns of the refutation, and never declares it dead', () => {
+    const net = new Net(23);
+    const members = net.form(NAMES5);
+    net.runUntil(() => allAlive(members), CONVERGE_MS);
+    net.run(5000);
+    const [n2, n5] = [net.get('n2'), net.get('n5')];
+    // n2 answers no probe until n5 holds it suspect; then n5 is cut off while n2 refutes.
+    net.drop = (from, _to, message) => from === 'n2' && message.type === 'ack';
+    net.runUntil(() => n5.core.stateOf('n2') === 'suspect', 30_000);
+    net.isolated.add('n5');
+    net.drop = () => false;
+    const others = members.filter((m) => m !== n5);
+    net.runUntil(() => others.every((m) => m.core.stateOf('n2') === 'alive'), 10_000);
+    // Long enough for the refutation's retransmissions to run out while n5 cannot hear them.
+    net.run(3000);
+    expect(n5.core.stateOf('n2')).toBe('suspect');
+    net.isolated.delete('n5');
+    const suspicionMaxMs = expectedTiming({}, 5).suspicionMaxMs;
+    net.run(suspicionMaxMs);
+    expect(n5.core.stateOf('n2')).toBe('alive');
+    expect(memberEvents(n5, 'n2').filter((e) => e.type === 'dead')).toEqual([]);
+    // However it heard the news (its probe of n2, a stale-rumour answer, or n2's last word), every
+    // last word it asked for was answered.
+    expect(n5.core.counters.lastWordsAnswered).toBe(n5.core.counters.lastWords);
+    expect(n2.core.stateOf('n2')).toBe('alive');
+    checkEvents(net);
+  });
+
+  it('a stale suspicion is answered with the news its author missed: the death, or the refutation', () => {
+    const net = new Net(24);
+    const [a, b, c] = net.form(['a', 'b', 'c']);
+    net.runUntil(() => allAlive([a!, b!, c!]), CONVERGE_MS);
+    net.run(5000);
+    const sentBy = (from: string, since: number) =>
+      net.sent
+        .slice(since)
+        .filter((p) => p.from === from)
+        .flatMap((p) => p.packet.updates);
+    const gossip = (updates: SuspectUpdate[]) =>
+      a!.core.handlePacket(c!.address, { type: 'gossip', from: 'c', updates });
+    // A suspicion of c below the incarnation a knows of it: a repeats c's alive statement.
+    const cInfo = a!.core.members().find((m) => m.name === 'c')!;
+    expect(a!.core.pendingBroadcasts).toBe(0);
+    gossip([{ kind: 'suspect', name: 'c', incarnation: cInfo.incarnation - 1, from: 'b' }]);
+    expect(a!.core.stateOf('c')).toBe('alive');
+    expect(a!.core.pendingBroadcasts).toBe(1);
+    let since = net.sent.length;
+    net.run(1000);
+    expect(sentBy('a', since)).toContainEqual({
+      kind: 'alive',
+      name: 'c',
+      address: c!.address,
+      incarnation: cInfo.incarnation,
+      meta: cInfo.meta,
+    });
+    // b is cut off and a learns that it died; a suspicion of b at that incarnation is answered with it.
+    net.isolated.add('b');
+    const incarnation = b!.core.incarnation;
+    a!.core.handlePacket(c!.address, {
+      type: 'gossip',
+      from: 'c',
+      updates: [{ kind: 'dead', name: 'b', incarnation, from: 'c' }],
+    });
+    expect(a!.core.stateOf('b')).toBe('dead');
+    net.run(5000); // the death's retransmissions run out
+    expect(a!.core.pendingBroadcasts).toBe(0);
+    gossip([{ kind: 'suspect', name: 'b', incarnation, from: 'c' }]);
+    expect(a!.core.pendingBroadcasts).toBe(1);
+    since = net.sent.length;
+    net.run(1000);
+    expect(sentBy('a', since)).toContainEqual({ kind: 'dead', name: 'b', incarnation, from: 'a' });
+    expect(a!.core.stateOf('b')).toBe('dead');
+    // Once only while it waits: the same rumour again queues nothing more.
+    gossip([{ kind: 'suspect', name: 'b', incarnation, from: 'c' }]);
+    gossip([{ kind: 'suspect', name: 'b', incarnation, from: 'c' }]);
+    expect(a!.core.pendingBroadcasts).toBe(1);
   });
 });
 

@@ -17,7 +17,7 @@ import {
   snapshotEntryBytes,
   strBytes,
 } from '../src/swim/message-size.js';
-import type { MemberList, Packet, PushPull, Update } from '../src/swim/messages.js';
+import type { Ack, MemberList, Packet, Ping, PushPull, Update } from '../src/swim/messages.js';
 import {
   COMPOUND_PARTS_MAX,
   compoundHeaderBytes,
@@ -414,6 +414,7 @@ describe('round trips', () => {
     const result = decodeStream(bytes);
     if (!result.ok) throw new Error(result.detail);
     expect(result.message).toEqual(message);
+    if (result.message.type !== 'push-pull') throw new Error('decoded as another type');
     const got = result.message.members;
     expect(got.incarnations).toBeInstanceOf(Uint32Array);
     expect(got.states).toBeInstanceOf(Uint8Array);
@@ -423,6 +424,20 @@ describe('round trips', () => {
     const empty: PushPull = { ...message, reply: true, members: memberList([]) };
     const emptyResult = decodeStream(encodeStream(empty));
     expect(emptyResult.ok && emptyResult.message).toEqual(empty);
+  });
+
+  it('round-trips a fallback ping and ack over a stream, laid out as their datagrams; refuses other packets there', () => {
+    const ping: Ping = { type: 'ping', seq: 9, from: 'n1', target: 'n2', updates: [] };
+    const ack: Ack = { type: 'ack', seq: 9, from: 'n2', updates: [] };
+    for (const message of [ping, ack]) {
+      const bytes = encodeStream(message);
+      expect([...bytes]).toEqual([...encodePacket(message)]);
+      const result = decodeStream(bytes);
+      if (!result.ok) throw new Error(result.detail);
+      expect(result.message).toEqual(message);
+    }
+    const gossip = { type: 'gossip', from: 'n1', updates: [] } as unknown as PushPull;
+    expect(() => encodeStream(gossip)).toThrow(InvalidArgumentError);
   });
 
   it('round-trips arbitrary push-pulls (fast-check)', () => {
@@ -564,7 +579,7 @@ describe('compound datagrams', () => {
   });
 
   it('writes the same bytes as msgpackr for [V, 7, [packet, ...]] for 1 to 255 parts', () => {
-    const ack: Packet = { type: 'ack', seq: 9, from: 'n1', updates: [] };
+    const ack: Ack = { type: 'ack', seq: 9, from: 'n1', updates: [] };
     for (let n = 1; n <= COMPOUND_PARTS_MAX; n++) {
       const packets = Array.from({ length: n }, (_, i) => ({ ...ack, seq: i }));
       const expected = genericPackr.pack([
@@ -579,7 +594,7 @@ describe('compound datagrams', () => {
   });
 
   it('refuses to encode an empty compound, too many parts, or one beyond a datagram', () => {
-    const ack: Packet = { type: 'ack', seq: 9, from: 'n1', updates: [] };
+    const ack: Ack = { type: 'ack', seq: 9, from: 'n1', updates: [] };
     expect(() => encodeCompound([])).toThrow(InvalidArgumentError);
     expect(() => encodeCompound(Array.from({ length: COMPOUND_PARTS_MAX + 1 }, () => ack))).toThrow(
       /1 to 255 packets/,

@@ -40,6 +40,13 @@ export interface NodeCounters {
   /** Connections tried to members' ports as evidence, and those their hosts refused. */
   connectProbes: number;
   connectsRefused: number;
+  /**
+   * The TCP fallback probe: pings sent over a stream when a probe's datagrams went unanswered, those
+   * answered in time (a probe that did not fail), and other members' fallback pings answered.
+   */
+  fallbackPings: number;
+  fallbackAcks: number;
+  fallbackPingsAnswered: number;
 }
 
 /** Merges the three sources; any of them may be missing before the node started. */
@@ -80,5 +87,8 @@ export function nodeCounters(
     lateTimers: core?.lateTimers ?? 0,
     connectProbes: core?.connectProbes ?? 0,
     connectsRefused: core?.connectsRefused ?? 0,
+    fallbackPings: core?.fallbackPings ?? 0,
+    fallbackAcks: core?.fallbackAcks ?? 0,
+    fallbackPingsAnswered: core?.fallbackPingsAnswered ?? 0,
   };
 }

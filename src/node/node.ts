@@ -370,6 +370,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       return;
     }
     const message = result.message;
+    // A fallback ping or ack: the core answers to the address it knows the sender by.
+    if (message.type !== 'push-pull') {
+      core.handleStream(from, message);
+      return;
+    }
     // The connection comes from an ephemeral port: the answer goes to the address the sender advertises
     // for itself in its own list.
     const self = message.members.names.indexOf(message.from);

@@ -88,7 +88,39 @@ export class SimNetwork {
     return this.streamDelay(from, to);
   }
 
-  /** The one-way delay of a message on a reliable stream (no loss; retransmission is the transport's). */
+  /**
+   * How long a message on a new TCP connection takes to arrive, or −1 when it does not within `giveUpMs`:
+   * the handshake (SYN, SYN-ACK) and the data segment each cross the lossy link, and a lost one is sent
+   * again after Linux's retransmission timeouts (1 s for the handshake, 200 ms for data, doubling). TCP
+   * is reliable, but not in time: this is what keeps a stream from being a loss-free side channel.
+   */
+  streamTransferDelay(from: number, to: number, giveUpMs: number): number {
+    const handshake = this.handshakeDelay(from, to, giveUpMs);
+    if (handshake < 0) return -1;
+    const data = this.legDelay(from, to, DATA_RTO_MS, giveUpMs - handshake);
+    return data < 0 ? -1 : handshake + data;
+  }
+
+  /** How long a connection takes to open (SYN there, SYN-ACK or RST back), or −1 beyond `giveUpMs`. */
+  handshakeDelay(from: number, to: number, giveUpMs: number): number {
+    const syn = this.legDelay(from, to, SYN_RTO_MS, giveUpMs);
+    if (syn < 0) return -1;
+    const answer = this.legDelay(to, from, SYN_RTO_MS, giveUpMs - syn);
+    return answer < 0 ? -1 : syn + answer;
+  }
+
+  /** One segment from `from` to `to`, retransmitted on loss with a doubling timeout from `rtoMs`. */
+  private legDelay(from: number, to: number, rtoMs: number, giveUpMs: number): number {
+    let waitedMs = 0;
+    for (let timeout = rtoMs; waitedMs <= giveUpMs; timeout *= 2) {
+      const delay = this.packetDelay(from, to);
+      if (delay >= 0) return waitedMs + delay <= giveUpMs ? waitedMs + delay : -1;
+      waitedMs += timeout;
+    }
+    return -1;
+  }
+
+  /** The one-way delay of a packet that is not lost. */
   streamDelay(from: number, to: number): number {
     const m = this.model;
     return (
@@ -96,6 +128,10 @@ export class SimNetwork {
     );
   }
 }
+
+/** Linux's initial retransmission timeout of a SYN (RFC 6298's 1 s) and its floor for data (200 ms). */
+const SYN_RTO_MS = 1000;
+const DATA_RTO_MS = 200;
 
 /** A fixed value in [0, 1) per unordered pair of endpoints (a 32-bit integer hash). */
 function linkExtra(a: number, b: number): number {

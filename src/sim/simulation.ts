@@ -85,6 +85,8 @@ const SEEDS_PER_MEMBER = 3;
 /** How often agreement is checked once the last fault has ended. */
 const AGREEMENT_CHECK_MS = 500;
 
+/** A stream not through by then is given up, as the node's default `connectTimeoutMs` does. */
+const STREAM_GIVE_UP_MS = 10_000;
 const ADDRESS_PREFIX = 'sim-';
 const ADDRESS_SUFFIX = ':7946';
 
@@ -277,9 +279,9 @@ export class Simulation {
           this.messages++;
           this.bytes += bytes;
           const to = this.indexOf(address);
-          if (to < 0 || !this.network.reachable(i, to) || !this.network.reachable(to, i)) return;
-          // A connection handshake, then the transfer: three one-way delays.
-          const delay = 3 * this.network.streamDelay(i, to);
+          if (to < 0) return;
+          const delay = this.network.streamTransferDelay(i, to, STREAM_GIVE_UP_MS);
+          if (delay < 0) return;
           this.clock.setTimer(delay, () => {
             const target = this.processes[to]!;
             target.deliver(() => target.core?.handleStream(ownAddress, message));
@@ -294,12 +296,17 @@ export class Simulation {
           // silence (host down, or a partition) takes the whole timeout.
           const to = this.indexOf(address);
           const target = to < 0 ? undefined : this.processes[to]!;
+          // A refusal (RST) or an accept (SYN-ACK) comes back after the handshake's round trip, if that
+          // gets through in time; a host that is down answers nothing, and the probe times out.
           let outcome: ConnectOutcome = 'timeout';
-          if (target !== undefined && this.network.reachable(i, to) && this.network.reachable(to, i)) {
-            if (target.state !== 'crashed') outcome = 'accepted';
-            else if (target.hostUp) outcome = 'refused';
+          let delay = timeoutMs;
+          if (target !== undefined && (target.state !== 'crashed' || target.hostUp)) {
+            const handshake = this.network.handshakeDelay(i, to, timeoutMs);
+            if (handshake >= 0) {
+              outcome = target.state === 'crashed' ? 'refused' : 'accepted';
+              delay = handshake;
+            }
           }
-          const delay = outcome === 'timeout' ? timeoutMs : 2 * this.network.streamDelay(i, to);
           process.setTimer(delay, () => done(outcome));
         },
       },

@@ -41,6 +41,11 @@ export class BroadcastQueue<T> {
     return this.count;
   }
 
+  /** Whether an update with this key is waiting. */
+  has(key: number): boolean {
+    return this.byKey.has(key);
+  }
+
   /**
    * Queues `item`. When `key` is given, an earlier update with the same key (about the same member) is
    * dropped: only the newest statement about a member is worth sending.

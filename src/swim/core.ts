@@ -44,10 +44,12 @@ import {
   updateBytes,
 } from './message-size.js';
 import type {
+  Ack,
   AliveUpdate,
   DeadUpdate,
   MemberList,
   Packet,
+  Ping,
   StreamMessage,
   SuspectUpdate,
   Update,
@@ -56,7 +58,7 @@ import { ProbeOrder } from './probe-order.js';
 import { Prober } from './prober.js';
 import { lan } from './profiles.js';
 import { StateSync } from './state-sync.js';
-import { Suspicion } from './suspicion.js';
+import { REFUSALS_TO_CONVICT, Suspicion } from './suspicion.js';
 import { retransmitLimit, suspicionMinMs } from './timing.js';
 import { sharedBaseline, ViewStorage } from './view-storage.js';
 
@@ -120,6 +122,16 @@ export interface SwimCounters {
   connectProbes: number;
   /** Of those, the ones the member's host refused. */
   connectsRefused: number;
+  /** Fallback pings sent over a stream when a probe's datagrams went unanswered. */
+  fallbackPings: number;
+  /** Of those, the ones whose ack came back in time: probes that did not fail thanks to the fallback. */
+  fallbackAcks: number;
+  /** Fallback pings from other members that this member answered. */
+  fallbackPingsAnswered: number;
+  /** Suspects pinged once before being declared dead on others' word (see `lastWord`). */
+  lastWords: number;
+  /** Of those, the ones that answered: deaths that would have been false. */
+  lastWordsAnswered: number;
 }
 
 type Lifecycle = 'created' | 'running' | 'leaving' | 'stopped';
@@ -164,6 +176,11 @@ export class SwimCore {
     lateTimers: 0,
     connectProbes: 0,
     connectsRefused: 0,
+    fallbackPings: 0,
+    fallbackAcks: 0,
+    fallbackPingsAnswered: 0,
+    lastWords: 0,
+    lastWordsAnswered: 0,
   };
   private readonly storage = new ViewStorage();
   /** @internal */ readonly table = new MemberTable(this.storage);
@@ -410,7 +427,34 @@ export class SwimCore {
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
     this.heardFrom(message.from);
-    this.sync.handlePushPull(fromAddress, message);
+    switch (message.type) {
+      case 'push-pull':
+        this.sync.handlePushPull(fromAddress, message);
+        return;
+      case 'ping':
+        this.answerStreamPing(message);
+        return;
+      case 'ack':
+        this.prober.handleAck(message.seq);
+        return;
+    }
+  }
+
+  /**
+   * A fallback ping came over a stream, whose source port says nothing: the ack goes, over a stream too,
+   * to the address this member knows the prober by. A prober this member does not know gets no answer;
+   * its probe still has the datagram paths.
+   */
+  private answerStreamPing(ping: Ping): void {
+    if (ping.target !== this.name) {
+      this.counters.misdirectedPings++;
+      return;
+    }
+    const id = this.directory.find(ping.from);
+    if (id === undefined || this.table.stateOf(id) === UNKNOWN) return;
+    this.counters.fallbackPingsAnswered++;
+    const ack: Ack = { type: 'ack', seq: ping.seq, from: this.name, updates: [] };
+    this.env.sendStream(this.directory.addressOf(id), ack, packetBytes(ack));
   }
 
   /** @internal */
@@ -486,8 +530,8 @@ export class SwimCore {
   }
 
   /** @internal Pings member `id` once, outside the probe cycle; `done` learns whether it answered. */
-  pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
-    this.prober.pingOnce(id, timeoutMs, done);
+  pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void, accuse = false): void {
+    this.prober.pingOnce(id, timeoutMs, done, accuse);
   }
 
   /**
@@ -657,7 +701,8 @@ export class SwimCore {
       return;
     }
     const current = this.table.stateOf(id);
-    if (current === UNKNOWN || s.incarnation < this.table.incarnationOf(id)) return;
+    if (current === UNKNOWN) return;
+    if (this.isStaleRumour(id, current, s.incarnation)) return;
     if (current === SUSPECT) {
       // Another member suspects it too: a confirmation that shortens the timeout, worth passing on.
       const suspicion = this.suspicions.get(id);
@@ -690,8 +735,9 @@ export class SwimCore {
         this.counters.deathsDeclared++;
         this.applyDead({ kind: 'dead', name: s.name, incarnation, from: this.name }, suspicion);
       };
-      if (guard === undefined) conclude();
-      else guard.convict(conclude);
+      const lastWord = (): void => this.lastWord(id, suspicion, conclude);
+      if (guard === undefined) lastWord();
+      else guard.convict(lastWord);
     });
     this.suspicions.set(id, suspicion);
     if (s.refused === true) suspicion.witnessRefusal(s.from, this.config.probeTimeoutMs);
@@ -703,6 +749,60 @@ export class SwimCore {
       suspicion,
     );
     if (s.refused === true) this.checkRefusal(id, suspicion);
+  }
+
+  /**
+   * Whether a suspicion at `incarnation` is older than what this member knows of `id`. If so, its author
+   * missed the news (the refutation, or the death), most likely cut off while it was gossiped: the news is
+   * queued again, once, so that it reaches the author instead of the stale suspicion running its course
+   * there (a refuted member declared dead, or a dead one held suspect for the longest timeout).
+   */
+  private isStaleRumour(id: number, current: StateCode, incarnation: number): boolean {
+    const known = this.table.incarnationOf(id);
+    const final = current === DEAD || current === LEFT;
+    if (final ? incarnation > known : incarnation >= known) return false;
+    if (current === SUSPECT || this.queue.has(id)) return true;
+    const name = this.directory.nameOf(id);
+    if (final) {
+      this.enqueue({ kind: 'dead', name, incarnation: known, from: current === LEFT ? name : this.name }, id);
+    } else {
+      const meta = this.table.metadataOf(id) ?? EMPTY;
+      this.enqueue(
+        { kind: 'alive', name, address: this.directory.addressOf(id), incarnation: known, meta },
+        id,
+      );
+    }
+    return true;
+  }
+
+  /**
+   * The suspect's last word before this member declares it dead. A member that only heard of the suspicion
+   * may have missed the refutation: cut off while the suspect's alive message was gossiped, it held the
+   * suspicion until the timeout, and would declare a live member dead (memberlist does). So it pings the
+   * suspect once, carrying the accusation; a live suspect refutes before it acks, and the ack brings the
+   * refutation back. Silence convicts, one probe timeout later. The member whose own probe failed, and a
+   * suspicion that two refused connections proved, convict at once: they have first-hand evidence, and
+   * the first one's declaration usually reaches the others before their own timeouts.
+   */
+  private lastWord(id: number, suspicion: Suspicion, conclude: () => void): void {
+    if (this.suspicions.get(id) !== suspicion) return;
+    if (suspicion.accuser === this.name || suspicion.refusedBy.length >= REFUSALS_TO_CONVICT) {
+      conclude();
+      return;
+    }
+    this.counters.lastWords++;
+    const timeoutMs = this.awareness.scale(this.config.probeTimeoutMs);
+    this.pingOnce(
+      id,
+      timeoutMs,
+      (acked) => {
+        if (!acked) conclude();
+        // Answered: it is alive, and its refutation is on its way if the ack did not carry it. The
+        // suspicion stays until then; this member's next probe of it carries the accusation again.
+        else this.counters.lastWordsAnswered++;
+      },
+      true,
+    );
   }
 
   /**

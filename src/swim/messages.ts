@@ -122,5 +122,9 @@ export interface PushPull {
   readonly members: MemberList;
 }
 
-/** Everything sent over a stream. */
-export type StreamMessage = PushPull;
+/**
+ * Everything sent over a stream: the state exchange, and memberlist's TCP fallback probe, a {@link Ping}
+ * answered by an {@link Ack} on a stream of its own (a member whose datagrams are lost, but whose TCP
+ * connections get through, is not suspected for it).
+ */
+export type StreamMessage = PushPull | Ping | Ack;

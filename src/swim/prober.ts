@@ -9,6 +9,7 @@
 import type { Timer } from '../runtime/clock.js';
 import type { SwimCore } from './core.js';
 import { ALIVE } from './member-state.js';
+import { packetBytes } from './message-size.js';
 import type { Ack, Nack, Ping, PingReq, Update } from './messages.js';
 
 interface AckHandler {
@@ -22,6 +23,8 @@ interface ProbeState {
   readonly sentMs: number;
   /** Sequence number of the ping-reqs, once sent (their acks must not be taken for direct round trips). */
   indirectSeq: number;
+  /** Sequence number of the fallback ping over a stream, once sent. */
+  fallbackSeq: number;
   acked: boolean;
   nacks: number;
   expectedNacks: number;
@@ -111,10 +114,15 @@ export class Prober {
     });
   }
 
-  /** Pings member `id` once, outside the probe cycle; `done` learns whether it answered in time. */
-  pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
+  /**
+   * Pings member `id` once, outside the probe cycle; `done` learns whether it answered in time. With
+   * `accuse`, the ping carries what this member holds against it, as probes do (buddy system).
+   */
+  pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void, accuse = false): void {
     const { directory } = this.core;
-    this.pingAddress(directory.addressOf(id), directory.nameOf(id), timeoutMs, done);
+    const accusation = accuse ? this.core.accusationOf(id) : undefined;
+    const updates: Update[] = accusation === undefined ? [] : [accusation];
+    this.pingAddress(directory.addressOf(id), directory.nameOf(id), timeoutMs, done, updates);
   }
 
   /** One ping outside the probe cycle: `done(true)` on the ack, `done(false)` after `timeoutMs` without. */
@@ -123,6 +131,7 @@ export class Prober {
     target: string,
     timeoutMs: number,
     done: (acked: boolean) => void,
+    updates: Update[] = [],
   ): void {
     const core = this.core;
     const seq = core.nextSeq();
@@ -138,7 +147,7 @@ export class Prober {
       },
       onNack: NOOP,
     });
-    this.send(address, { type: 'ping', seq, from: core.name, target, updates: [] });
+    this.send(address, { type: 'ping', seq, from: core.name, target, updates });
   }
 
   private tick(): void {
@@ -168,6 +177,7 @@ export class Prober {
       target,
       sentMs: core.now(),
       indirectSeq: -1,
+      fallbackSeq: -1,
       acked: false,
       nacks: 0,
       expectedNacks: 0,
@@ -231,6 +241,7 @@ export class Prober {
     this.current = undefined;
     this.handlers.delete(state.seq);
     this.handlers.delete(state.indirectSeq);
+    this.handlers.delete(state.fallbackSeq);
     const core = this.core;
     if (state.acked) {
       core.awareness.apply(-1);
@@ -282,6 +293,29 @@ export class Prober {
       };
       this.send(core.directory.addressOf(helper), req);
     }
+    if (!state.refused) this.fallback(state, targetName, targetAddress);
+  }
+
+  /**
+   * memberlist's TCP fallback probe, sent with the ping-reqs: the same ping over a stream, answered by an
+   * ack over a stream. A member whose datagrams are dropped (a firewall, a lossy path that TCP's
+   * retransmissions get through) then is not suspected for it. Not sent after a refusal: nothing listens.
+   */
+  private fallback(state: ProbeState, target: string, address: string): void {
+    const core = this.core;
+    const seq = core.nextSeq();
+    state.fallbackSeq = seq;
+    this.handlers.set(seq, {
+      onAck: () => {
+        if (state.acked) return;
+        state.acked = true;
+        core.counters.fallbackAcks++;
+      },
+      onNack: NOOP,
+    });
+    const ping: Ping = { type: 'ping', seq, from: core.name, target, updates: [] };
+    core.counters.fallbackPings++;
+    core.env.sendStream(address, ping, packetBytes(ping));
   }
 
   private send(address: string, packet: Ping | PingReq | Ack | Nack): void {

@@ -15,10 +15,12 @@
 import { Unpackr } from 'msgpackr';
 import { checkNumber } from '../options.js';
 import type {
+  Ack,
   AliveUpdate,
   DeadUpdate,
   MemberList,
   Packet,
+  Ping,
   PushPull,
   StreamMessage,
   SuspectUpdate,
@@ -481,6 +483,9 @@ function readMembers(v: unknown): MemberList | undefined {
 function readStreamMessage(a: readonly unknown[]): StreamMessage | undefined {
   if (!checkVersion(a[0], '')) return undefined;
   const tag: unknown = a[1];
+  // The TCP fallback probe: a ping or an ack, laid out as in a datagram.
+  if (tag === MessageTag.ping || tag === MessageTag.ack)
+    return readPacket(a, 'stream ') as Ping | Ack | undefined;
   if (tag !== MessageTag.pushPull) {
     if (typeof tag !== 'number') return fail('malformed', 'the message type is not a number');
     const known = (Object.values(MessageTag) as number[]).includes(tag);
@@ -502,7 +507,7 @@ function readStreamMessage(a: readonly unknown[]): StreamMessage | undefined {
 }
 
 /**
- * Decodes the body of one stream frame (a push-pull). Never throws on any input bytes; only a wrong
+ * Decodes the body of one stream frame (a push-pull, or a fallback ping or ack). Never throws on any input bytes; only a wrong
  * `maxBytes` option (not an integer in [0, 2^32 − 1]) throws an `InvalidOptionError`.
  *
  * @example

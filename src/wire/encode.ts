@@ -82,6 +82,7 @@ function memberFields(m: MemberList): unknown[] {
 
 /** The MessagePack array of a valid stream message, as {@link encodeStream} writes it. */
 function streamFields(message: StreamMessage): unknown[] {
+  if (message.type !== 'push-pull') return packetFields(message);
   return [
     WIRE_VERSION,
     MessageTag.pushPull,
@@ -121,7 +122,7 @@ export function encodePacket(packet: Packet): Uint8Array {
 }
 
 /**
- * Encodes a stream message (a push-pull) as the body of a stream frame; the transport adds the frame's
+ * Encodes a stream message (a push-pull, or a fallback ping or ack) as the body of a stream frame; the transport adds the frame's
  * length prefix (see `src/transport/frame.ts`).
  *
  * @throws {@link InvalidArgumentError} when a field is out of its range, the member columns differ in

@@ -242,6 +242,7 @@ function memberListProblem(m: MemberList): string | undefined {
 
 /** The first invalid field of `message`, as `path: problem`, or undefined when it is valid. */
 export function streamMessageProblem(message: StreamMessage): string | undefined {
+  if (message?.type === 'ping' || message?.type === 'ack') return packetProblem(message);
   if (message?.type !== 'push-pull') {
     return `type: unknown stream message type ${String((message as { type?: unknown } | undefined)?.type)}`;
   }

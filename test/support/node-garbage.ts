@@ -154,15 +154,14 @@ function pushPull(from: string, rows: unknown[][], version = 1): Uint8Array {
 }
 
 /**
- * @param target - name of the member the streams are sent to
- * @param victim - name of another member of its cluster, whom some cases declare dead
+ * @param victim - name of another member of the target's cluster, whom some cases declare dead
  * @param streamBytesMax - the target's limit, for a length just above it
  */
-export function streamCases(target: string, victim: string, streamBytesMax: number): StreamCase[] {
+export function streamCases(victim: string, streamBytesMax: number): StreamCase[] {
   const meta = new Uint8Array(0);
   const intruder = [0, 'intruder', '10.9.9.9:7946', 1, meta];
   const deadVictim = [2, victim, '10.9.9.8:7946', 0xffff_fff0, meta];
-  const ping = encodePacket({ type: 'ping', seq: 1, from: 'stranger', target, updates: [] });
+  const gossip = encodePacket({ type: 'gossip', from: 'stranger', updates: [] });
   const end = 'end' as const;
   return [
     {
@@ -232,8 +231,8 @@ export function streamCases(target: string, victim: string, streamBytesMax: numb
       outcome: 'ended',
     },
     {
-      label: 'a ping on a stream',
-      chunks: [encodeFrame(ping)],
+      label: 'a gossip packet on a stream',
+      chunks: [encodeFrame(gossip)],
       close: end,
       reason: 'unknown-type',
       outcome: 'ended',
