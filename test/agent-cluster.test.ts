@@ -3,9 +3,11 @@
  * from the build (`npm test` builds before vitest runs), with the default `lan` profile.
  *
  * - They form a cluster, and survive garbage datagrams and stream connections without a single event.
- * - A `kill -STOP` of one for 2 s brings no `dead` event (a suspicion, if any, is refuted).
- * - A `kill -9` of another is reported `dead` by the four others within the `lan` bound that
- *   `expectedTiming` gives for five members (`worstCaseAllKnowMs`), each suspecting it first.
+ * - A `kill -STOP` of one for 3 s brings no `dead` event (a suspicion, if any, is refuted).
+ * - A `kill -9` of another is reported `dead` by the four others within 2 s: its host's kernel closes
+ *   the connections its watchers hold, and refuses theirs (`src/swim/death-watch.ts`); far within the
+ *   `lan` bound that `expectedTiming` gives for five members (`worstCaseAllKnowMs`), which covers a
+ *   crashed host. Each survivor suspects it first.
  * - A SIGTERM of a third is reported `left` by every remaining agent, and the agent exits 0.
  * - Every stdout line is a JSON event line with exactly the keys of DESIGN.md; stderr is pino JSON.
  * - A port in use and a bad --bind give a message and a non-zero exit; a usage mistake exits 2.
@@ -49,12 +51,14 @@ const NAMES = ['a0', 'a1', 'a2', 'a3', 'a4'];
 const KILLED = 'a4';
 const PAUSED = 'a3';
 const TERMINATED = 'a2';
-const PAUSE_MS = 2000;
+const PAUSE_MS = 3000;
 const GARBAGE_SEED = 0x5eed_f00d;
 
 const TIMING = expectedTiming(lan, NAMES.length);
 /** The contract: every member holds a crashed member dead within this (32.8 s for lan at n = 5). */
 const DETECTION_BOUND_MS = TIMING.worstCaseAllKnowMs;
+/** A process killed on a live host is held dead everywhere within 2 s (the death watch's goal). */
+const KILL_BOUND_MS = 2000;
 /**
  * Slack on top of the bound for what the model leaves out: five Node.js processes' timers firing late
  * on a loaded machine (vitest runs other CPU-bound suites in parallel on CI's two cores), event-loop
@@ -289,7 +293,7 @@ describe('fdkit agent: five processes on loopback', () => {
     }
   }, 60_000);
 
-  it(`reports a kill -9 dead at the four others within the lan bound (${DETECTION_BOUND_MS} ms + ${SCHEDULING_SLACK_MS} ms)`, async () => {
+  it(`reports a kill -9 dead at the four others within ${KILL_BOUND_MS} ms (+ ${SCHEDULING_SLACK_MS} ms of slack)`, async () => {
     const killed = agent(KILLED);
     const survivors = running().filter((a) => a !== killed);
     expect(survivors).toHaveLength(4);
@@ -309,11 +313,11 @@ describe('fdkit agent: five processes on loopback', () => {
     console.log(
       `kill -9 ${KILLED}: first suspect ${fmt(Math.min(...suspectAts))}, first dead ${fmt(Math.min(...deadAts))}, ` +
         `all four dead ${fmt(allKnowMs)} (by the agents' own timestamps ${fmt(allKnowWallMs)}); ` +
-        `bound ${DETECTION_BOUND_MS} ms + slack ${SCHEDULING_SLACK_MS} ms; ` +
+        `bound ${KILL_BOUND_MS} ms + slack ${SCHEDULING_SLACK_MS} ms; ` +
         `causes ${deads.map((d, i) => `${survivors[i]!.name}:${d?.line.cause}`).join(' ')}`,
     );
     expect(allDead, describeAgents(agents)).toBe(true);
-    expect(allKnowMs).toBeLessThanOrEqual(DETECTION_BOUND_MS + SCHEDULING_SLACK_MS);
+    expect(allKnowMs).toBeLessThanOrEqual(KILL_BOUND_MS + SCHEDULING_SLACK_MS);
     survivors.forEach((s, i) => {
       const suspect = suspects[i];
       const dead = deads[i]!;

@@ -764,7 +764,9 @@ describe('counters', () => {
     expect(sum('bytesIn')).toBe(sum('bytesOut'));
     expect(sum('streamsIn')).toBe(sum('streamsOut'));
 
-    // A crash shows as failed probes, a suspicion and a death declared.
+    // A shutdown without a leave closes the watches on n3 at once: refused connections, a suspicion and
+    // a death declared, before any probe of it fails.
+    expect(after.reduce((t, x) => t + x.watchesOpened, 0)).toBeGreaterThanOrEqual(3);
     await members[2]!.node.shutdown();
     await c.runUntil(
       () => members.slice(0, 2).every((m) => view(m.node).n3 === 'dead'),
@@ -772,7 +774,8 @@ describe('counters', () => {
       'n3 dead',
     );
     const survivors = members.slice(0, 2).map((m) => m.node.counters());
-    expect(survivors.reduce((t, x) => t + x.probesFailed, 0)).toBeGreaterThan(0);
+    expect(survivors.reduce((t, x) => t + x.watchesClosed, 0)).toBeGreaterThan(0);
+    expect(survivors.reduce((t, x) => t + x.connectsRefused, 0)).toBeGreaterThanOrEqual(2);
     expect(survivors.reduce((t, x) => t + x.suspicions, 0)).toBeGreaterThan(0);
     expect(survivors.reduce((t, x) => t + x.deaths, 0)).toBeGreaterThan(0);
   });

@@ -8,7 +8,7 @@ import { InvalidOptionError, LifecycleError } from '../src/errors.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
 import { SwimCore, type SwimCoreOptions } from '../src/swim/core.js';
-import type { SwimEnvironment } from '../src/swim/environment.js';
+import type { SwimEnvironment, WatchEnd } from '../src/swim/environment.js';
 import type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from '../src/swim/events.js';
 import { META_BYTES_MAX } from '../src/swim/limits.js';
 import type { MemberStateName } from '../src/swim/member-state.js';
@@ -61,7 +61,65 @@ class Net {
   /** An extra drop rule, by sender and receiver name. */
   drop: DropRule = () => false;
 
-  constructor(private readonly seed: number) {}
+  /** Members killed on a live host: their port refuses connections, and their watches closed. */
+  readonly killed = new Set<string>();
+  private readonly watchers = new Map<string, Set<{ onEnd: (reason: WatchEnd) => void; live: boolean }>>();
+
+  /** @param kernel - give members `probeConnect` and `watch`, modelled on what a host's kernel does */
+  constructor(
+    private readonly seed: number,
+    private readonly kernel = false,
+  ) {}
+
+  /** Kills `name`'s process on a live host: its watchers learn one millisecond later. */
+  kill(name: string): void {
+    this.get(name).core.stop();
+    this.killed.add(name);
+    const entries = this.watchers.get(addressOf(name)) ?? new Set();
+    this.watchers.delete(addressOf(name));
+    for (const entry of entries) {
+      this.clock.setTimer(1, () => {
+        if (!entry.live) return;
+        entry.live = false;
+        entry.onEnd('closed');
+      });
+    }
+  }
+
+  private kernelEnvironment(): Pick<SwimEnvironment, 'probeConnect' | 'watch'> {
+    const refused = (to: string) => {
+      const target = this.byAddress.get(to);
+      return target === undefined || this.killed.has(target.name);
+    };
+    return {
+      probeConnect: (to, _timeoutMs, done) => {
+        this.clock.setTimer(1, () => done(refused(to) ? 'refused' : 'accepted'));
+      },
+      watch: (to, onEnd) => {
+        const entry = { onEnd, live: true };
+        this.clock.setTimer(1, () => {
+          if (!entry.live) return;
+          if (refused(to)) {
+            entry.live = false;
+            onEnd('refused');
+            return;
+          }
+          let set = this.watchers.get(to);
+          if (set === undefined) {
+            set = new Set();
+            this.watchers.set(to, set);
+          }
+          set.add(entry);
+        });
+        return {
+          cancel: () => {
+            entry.live = false;
+            this.watchers.get(to)?.delete(entry);
+          },
+        };
+      },
+    };
+  }
 
   add(name: string, options: Partial<SwimCoreOptions> = {}): Member {
     const address = addressOf(name);
@@ -91,6 +149,7 @@ class Net {
         this.clock.setTimer(1, () => this.byAddress.get(to)?.core.handleStream(address, message));
       },
       emit: (event) => events.push(event),
+      ...(this.kernel ? this.kernelEnvironment() : {}),
     };
     const core = new SwimCore({ name, address, ...options }, env);
     const member: Member = { name, address, core, events };
@@ -730,6 +789,86 @@ describe('SwimCore: the TCP fallback probe, the last word, stale rumours', () =>
     gossip([{ kind: 'suspect', name: 'b', incarnation, from: 'c' }]);
     gossip([{ kind: 'suspect', name: 'b', incarnation, from: 'c' }]);
     expect(a!.core.pendingBroadcasts).toBe(1);
+  });
+});
+
+describe('SwimCore: the death watch', () => {
+  const watchedBy = (net: Net, name: string) =>
+    net
+      .get(name)
+      .core.deathWatch!.watching.map((id) => net.get(name).core.directory.nameOf(id))
+      .sort();
+
+  function formed(seed: number): { net: Net; members: Member[] } {
+    const net = new Net(seed, true);
+    const members = net.form(NAMES5);
+    net.runUntil(() => allAlive(members), CONVERGE_MS);
+    net.run(2000);
+    return { net, members };
+  }
+
+  it('each member watches the next two on the ring of names, so each is watched by two', () => {
+    const { net, members } = formed(31);
+    expect(NAMES5.map((n) => watchedBy(net, n))).toEqual([
+      ['n2', 'n3'],
+      ['n3', 'n4'],
+      ['n4', 'n5'],
+      ['n1', 'n5'],
+      ['n1', 'n2'],
+    ]);
+    for (const m of members) expect(m.core.counters.watchesOpened, m.name).toBe(2);
+    // Nothing closes while nothing dies, however long it runs.
+    net.run(30_000);
+    for (const m of members)
+      expect(m.core.counters.watchesOpened + m.core.counters.watchesClosed, m.name).toBe(2);
+    // Without a kernel to ask, there is no death watch.
+    const plain = new Net(31);
+    plain.form(['a', 'b']);
+    expect(plain.get('a').core.deathWatch).toBeUndefined();
+  });
+
+  it('a member killed on a live host is suspected at once and held dead by all within a gossip interval + a probe timeout', () => {
+    const { net, members } = formed(32);
+    const t0 = net.clock.now();
+    net.kill('n3');
+    const others = members.filter((m) => m.name !== 'n3');
+    const allDead = net.runUntil(() => others.every((m) => m.core.stateOf('n3') === 'dead'), 10_000);
+    // Its watchers, n1 and n2, each see a refusal; two refusals end the suspicion after one probe timeout.
+    expect(allDead - t0).toBeLessThanOrEqual(lan.gossipIntervalMs + lan.probeTimeoutMs + 10);
+    for (const watcher of ['n1', 'n2']) {
+      const c = net.get(watcher).core.counters;
+      expect(c.watchesClosed, watcher).toBe(1);
+      expect(c.connectsRefused, watcher).toBeGreaterThanOrEqual(1);
+    }
+    const firstSuspicion = Math.min(
+      ...others.flatMap((m) =>
+        memberEvents(m, 'n3')
+          .filter((e) => e.type === 'suspect')
+          .map((e) => e.atMs),
+      ),
+    );
+    expect(firstSuspicion - t0).toBeLessThanOrEqual(3);
+    // The ring closes over the gap: n1 and n2 now watch n4 in its place.
+    net.run(2 * lan.probeIntervalMs);
+    expect(watchedBy(net, 'n1')).toEqual(['n2', 'n4']);
+    expect(watchedBy(net, 'n2')).toEqual(['n4', 'n5']);
+    checkEvents(net);
+  });
+
+  it('a member cut off (no packets, connections left open) is not convicted by the watch; it comes back alive', () => {
+    const { net, members } = formed(33);
+    net.isolated.add('n3');
+    net.run(3000);
+    net.isolated.delete('n3');
+    net.run(20_000);
+    for (const m of members) {
+      expect(m.core.counters.watchesClosed, m.name).toBe(0);
+      expect(
+        memberEvents(m, 'n3').filter((e) => e.type === 'dead'),
+        m.name,
+      ).toEqual([]);
+      if (m.name !== 'n3') expect(m.core.stateOf('n3'), m.name).toBe('alive');
+    }
   });
 });
 

@@ -90,10 +90,10 @@ describe('FrameReader', () => {
 });
 
 describe('InboundStream', () => {
-  function session(timeoutMs = 100, bytesMax = 50) {
+  function session(timeoutMs = 100, bytesMax = 50, watchAllowed = true) {
     const clock = new VirtualClock();
     const log: string[] = [];
-    const stream = new InboundStream(
+    const stream: InboundStream = new InboundStream(
       { end: () => log.push('end'), reset: () => log.push('reset') },
       {
         clock,
@@ -101,11 +101,41 @@ describe('InboundStream', () => {
         streamBytesMax: bytesMax,
         deliver: (frame) => log.push(`frame:${frame.length}`),
         drop: (reason, pending) => log.push(`drop:${reason}:${pending}`),
-        finished: () => log.push('finished'),
+        finished: () => log.push(stream.isWatch ? 'finished watch' : 'finished'),
+        watch: () => {
+          log.push(watchAllowed ? 'watch' : 'watch refused');
+          return watchAllowed;
+        },
       },
     );
     return { clock, log, stream };
   }
+
+  it('takes an empty frame as a watch: never delivered, held open past the timeout, ended like any stream', () => {
+    const { clock, log, stream } = session(100);
+    stream.data(frameHeader(0));
+    expect(log).toEqual(['watch']);
+    expect(stream.isWatch).toBe(true);
+    expect(clock.nextDueMs()).toBeUndefined();
+    clock.advance(60_000);
+    expect(log).toEqual(['watch']);
+    // Frames after it are delivered as usual; more empty ones ask nothing more.
+    stream.data(encodeFrame(new Uint8Array(2)));
+    stream.data(frameHeader(0));
+    stream.end();
+    expect(log).toEqual(['watch', 'frame:2', 'finished watch', 'end']);
+  });
+
+  it('resets a watch the transport has no room for, and a broken watch loses nothing', () => {
+    const refused = session(100, 50, false);
+    refused.stream.data(frameHeader(0));
+    expect(refused.log).toEqual(['watch refused', 'finished', 'reset']);
+    expect(refused.clock.nextDueMs()).toBeUndefined();
+    const broken = session();
+    broken.stream.data(frameHeader(0));
+    broken.stream.broken();
+    expect(broken.log).toEqual(['watch', 'finished watch']);
+  });
 
   it('confirms with an orderly end after frames end at a boundary', () => {
     const { log, stream } = session();

@@ -47,6 +47,12 @@ export interface NodeCounters {
   fallbackPings: number;
   fallbackAcks: number;
   fallbackPingsAnswered: number;
+  /**
+   * Watches opened on the members this one watches, and those that closed: the death watch
+   * (`src/swim/death-watch.ts`).
+   */
+  watchesOpened: number;
+  watchesClosed: number;
 }
 
 /** Merges the three sources; any of them may be missing before the node started. */
@@ -90,5 +96,7 @@ export function nodeCounters(
     fallbackPings: core?.fallbackPings ?? 0,
     fallbackAcks: core?.fallbackAcks ?? 0,
     fallbackPingsAnswered: core?.fallbackPingsAnswered ?? 0,
+    watchesOpened: core?.watchesOpened ?? 0,
+    watchesClosed: core?.watchesClosed ?? 0,
   };
 }

@@ -18,7 +18,7 @@ import { hostKind, parseAddress } from '../transport/address.js';
 import { createNetTransport } from '../transport/net-transport.js';
 import type { TransportOptions } from '../transport/options.js';
 import { checkSeed, resolveSeeds } from '../transport/resolve.js';
-import type { ConnectProbeResult, Transport } from '../transport/transport.js';
+import type { ConnectProbeResult, Transport, WatchEnd } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
 import { countDrop, createDropCounters, type DropCounters } from '../wire/drop-reason.js';
 import { encodePacket, encodeStream } from '../wire/encode.js';
@@ -317,6 +317,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
             ) => {
               transport.probeConnect?.(address, timeoutMs).then(done);
             },
+          }),
+      ...(transport.watch === undefined
+        ? {}
+        : {
+            watch: (address: string, onEnd: (reason: WatchEnd) => void) => transport.watch!(address, onEnd),
           }),
     };
   }

@@ -15,7 +15,7 @@ import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
-import type { ConnectOutcome } from '../swim/environment.js';
+import type { ConnectOutcome, Watch, WatchEnd } from '../swim/environment.js';
 import type { SwimEvent } from '../swim/events.js';
 import type { MemberStateName } from '../swim/member-state.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
@@ -24,6 +24,7 @@ import { MetricsCollector } from './metrics.js';
 import { lanNetwork, type NetworkModel, SimNetwork } from './network.js';
 import { SimProcess } from './process.js';
 import { quantiles, type SimulationReport } from './report.js';
+import { SimWatches } from './watches.js';
 
 /** Options of {@link Simulation}. */
 export interface SimulationOptions {
@@ -50,6 +51,12 @@ export interface SimulationOptions {
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
   /** Whether members use the freeze guard (`freeze-guard.ts`). Default true; off to measure what it does. */
   readonly freezeGuard?: boolean;
+  /**
+   * Whether members watch their successors on the ring of names over held connections
+   * (`death-watch.ts`). Each member computes its ring in O(n) after every membership change, which at
+   * 10,000 members would cost more than the rest of the run: default n <= 2000.
+   */
+  readonly deathWatch?: boolean;
   /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
   readonly checkAgreement?: boolean;
   /** Called about once per virtual second with the virtual time reached. */
@@ -75,6 +82,7 @@ const KNOWN_OPTIONS = [
   'trackPhi',
   'adaptiveProbeTimeout',
   'freezeGuard',
+  'deathWatch',
   'checkAgreement',
   'onProgress',
   'onEvent',
@@ -107,6 +115,7 @@ export class Simulation {
   private readonly options: SimulationOptions;
   private readonly random: Random;
   private readonly network: SimNetwork;
+  private readonly watches: SimWatches | undefined;
   private readonly directory = new MemberDirectory();
   private readonly config: Partial<SwimConfig>;
   private readonly seeds: string[][] = [];
@@ -137,6 +146,8 @@ export class Simulation {
     this.durationMs = options.seconds * 1000;
     this.random = new Random(options.seed);
     this.network = new SimNetwork({ ...lanNetwork, ...options.network }, nodes, this.random);
+    this.watches =
+      (options.deathWatch ?? nodes <= 2000) ? new SimWatches(this.processes, this.network) : undefined;
     this.config = { ...profiles[profile], ...options.config };
     this.plan = { ...NO_FAULTS, ...options.faults };
     this.joiner = options.lateJoiner === false ? -1 : nodes - 1;
@@ -309,10 +320,21 @@ export class Simulation {
           }
           process.setTimer(delay, () => done(outcome));
         },
+        ...(this.watches === undefined
+          ? {}
+          : {
+              watch: (address: string, onEnd: (reason: WatchEnd) => void) =>
+                this.watchFrom(i, address, onEnd),
+            }),
       },
     );
     this.lifeIncarnation[i] = core.incarnation;
     return core;
+  }
+
+  private watchFrom(i: number, address: string, onEnd: (reason: WatchEnd) => void): Watch {
+    // Only called when watches are on.
+    return this.watches!.watch(i, this.indexOf(address), onEnd);
   }
 
   /**
@@ -359,6 +381,7 @@ export class Simulation {
       end(c.atMs);
       clock.setTimer(c.atMs, () => {
         this.processes[c.member]!.crash(c.hostUp === true);
+        this.watches?.crashed(c.member, c.hostUp === true);
         this.metrics.crashed(c.member, c.atMs);
       });
       if (c.restartAtMs !== undefined) {

@@ -16,6 +16,7 @@ import { AdaptiveTimeout, type AdaptiveTimeoutOptions } from './adaptive-timeout
 import { Awareness } from './awareness.js';
 import { BroadcastQueue } from './broadcast-queue.js';
 import { resolveSwimConfig, type SwimConfig } from './config.js';
+import { DeathWatch } from './death-watch.js';
 import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import type { MemberEvent, TransitionCause } from './events.js';
@@ -89,6 +90,12 @@ export interface SwimCoreOptions {
    * a probe sent after it has been answered (see `freeze-guard.ts`). Default true.
    */
   readonly freezeGuard?: boolean;
+  /**
+   * Watch the next members on the ring of names over held connections, when the environment can
+   * (`watch` and `probeConnect`), so that a process killed on a live host is known at once (see
+   * `death-watch.ts`). Default true.
+   */
+  readonly deathWatch?: boolean;
 }
 
 /** One member as seen by this member. */
@@ -128,6 +135,9 @@ export interface SwimCounters {
   fallbackAcks: number;
   /** Fallback pings from other members that this member answered. */
   fallbackPingsAnswered: number;
+  /** Watches opened on the members this one watches, and those that closed (see `death-watch.ts`). */
+  watchesOpened: number;
+  watchesClosed: number;
   /** Suspects pinged once before being declared dead on others' word (see `lastWord`). */
   lastWords: number;
   /** Of those, the ones that answered: deaths that would have been false. */
@@ -147,6 +157,7 @@ const KNOWN_OPTIONS = [
   'trackPhi',
   'adaptiveProbeTimeout',
   'freezeGuard',
+  'deathWatch',
 ] as const;
 /** Application broadcasts remembered to drop duplicates. */
 const SEEN_BROADCASTS_MAX = 4096;
@@ -179,6 +190,8 @@ export class SwimCore {
     fallbackPings: 0,
     fallbackAcks: 0,
     fallbackPingsAnswered: 0,
+    watchesOpened: 0,
+    watchesClosed: 0,
     lastWords: 0,
     lastWordsAnswered: 0,
   };
@@ -190,6 +203,7 @@ export class SwimCore {
   /** @internal Round-trip statistics, when the probe timeout adapts to them. */
   readonly adaptiveTimeout: AdaptiveTimeout | undefined;
   /** @internal */ readonly freezeGuard: FreezeGuard | undefined;
+  /** @internal */ readonly deathWatch: DeathWatch | undefined;
   private readonly suspicions = new Map<number, Suspicion>();
   private readonly detectors: Map<number, PhiAccrualDetector> | undefined;
   private readonly seenBroadcasts = new Set<string>();
@@ -226,6 +240,11 @@ export class SwimCore {
         : new AdaptiveTimeout(options.adaptiveProbeTimeout, this.config.probeTimeoutMs);
     this.freezeGuard =
       options.freezeGuard === false ? undefined : new FreezeGuard(this.config.probeTimeoutMs);
+    const watch = env.watch;
+    this.deathWatch =
+      options.deathWatch === false || watch === undefined || env.probeConnect === undefined
+        ? undefined
+        : new DeathWatch(this, (address, onEnd) => watch.call(env, address, onEnd));
     this.prober = new Prober(this);
     this.gossiper = new Gossiper(this);
     this.sync = new StateSync(this);
@@ -322,6 +341,7 @@ export class SwimCore {
     this.prober.stop();
     this.gossiper.stop();
     this.sync.stop();
+    this.deathWatch?.stop();
     for (const suspicion of this.suspicions.values()) suspicion.cancel();
     this.suspicions.clear();
   }
@@ -540,6 +560,7 @@ export class SwimCore {
    * a full state exchange per member.
    */
   assumeDirectoryMembers(incarnation: number, excluded: readonly number[]): void {
+    this.deathWatch?.changed();
     const size = this.directory.size;
     const skip = [...excluded, this.selfId].sort((a, b) => a - b);
     if (this.table.known === 0 && this.order.size === 0) {
@@ -843,6 +864,14 @@ export class SwimCore {
   /** @internal This member's own connection to `id`, whose ack was late, was refused. */
   probeRefused(id: number): void {
     this.counters.probesFailed++;
+    this.witnessRefused(id);
+  }
+
+  /**
+   * @internal This member saw `id`'s host refuse a connection (a late probe's, or one tried after its
+   * watch closed): evidence that its process is gone, raised as a suspicion or added to one.
+   */
+  witnessRefused(id: number): void {
     if (!this.isProbeable(id)) return;
     const name = this.directory.nameOf(id);
     const incarnation = this.table.incarnationOf(id);
@@ -1017,6 +1046,7 @@ export class SwimCore {
     suspicion?: Suspicion,
     accuser?: string,
   ): void {
+    this.deathWatch?.changed();
     const who = accuser ?? suspicion?.accuser;
     const event: MemberEvent = {
       type,

@@ -16,6 +16,17 @@ import type { Packet, StreamMessage } from './messages.js';
  */
 export type ConnectOutcome = 'refused' | 'accepted' | 'timeout';
 
+/**
+ * How a watch ended: `closed` when the watched member's end closed (its process exited, was killed or
+ * shut down), `refused` when its host refused the connection, `failed` when it could not be opened.
+ */
+export type WatchEnd = 'closed' | 'refused' | 'failed';
+
+/** A watch in place; `cancel` closes it without an end being reported. */
+export interface Watch {
+  cancel(): void;
+}
+
 export interface SwimEnvironment {
   readonly clock: Clock;
   readonly random: Random;
@@ -37,4 +48,10 @@ export interface SwimEnvironment {
    * shortens the suspicion to one probe timeout (see `suspicion.ts`).
    */
   probeConnect?(address: string, timeoutMs: number, done: (outcome: ConnectOutcome) => void): void;
+  /**
+   * Optional: holds a connection open to `address` and reports, once and asynchronously, how it ended
+   * (never after `cancel`). When given with `probeConnect`, each member watches its successors on a ring
+   * of names, and a watched process that dies on a live host is suspected at once (see `death-watch.ts`).
+   */
+  watch?(address: string, onEnd: (reason: WatchEnd) => void): Watch;
 }

@@ -156,6 +156,7 @@ export class Prober {
     core.noteTimer(this.tickDueMs);
     // The previous probe's period ends now: it is decided before the next probe starts.
     this.finish();
+    core.deathWatch?.tick();
     const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
     const again = this.reprobe;
     this.reprobe = -1;

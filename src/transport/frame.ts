@@ -5,13 +5,25 @@
  * The reader checks an announced length against the limit as soon as the 4 header bytes are in, and
  * never allocates from the announced length: it keeps the chunks that actually arrived and joins them
  * when the frame is complete. A peer that announces 32 MiB and sends 10 bytes costs 10 bytes.
+ *
+ * An empty frame carries no message: it is the request for a watch (`inbound-stream.ts`).
  */
+
+import { InvalidArgumentError } from '../errors.js';
 
 /** Bytes of the length prefix. */
 export const FRAME_HEADER_BYTES = 4;
 
 /** Largest payload a header can announce. */
 export const FRAME_BYTES_MAX = 0xffff_ffff;
+
+/** The error `sendStream` rejects an empty message with: an empty frame is the request for a watch. */
+export function emptyStreamMessage(): InvalidArgumentError {
+  return new InvalidArgumentError(
+    'bytes',
+    'sendStream: a stream message must not be empty (an empty frame is how a watch is asked for)',
+  );
+}
 
 /** The 4-byte header of a payload of `length` bytes. */
 export function frameHeader(length: number): Uint8Array {

@@ -5,6 +5,11 @@
  * stream timeout of the previous one (or of the connection's start), which cuts off peers that trickle
  * bytes to hold a connection open. A connection that ends at a frame boundary is answered by ending ours:
  * that is the sender's confirmation.
+ *
+ * An empty frame carries no message and is never delivered: it asks for a watch. The connection is then
+ * held open without the stream timeout, so that the peer learns from its kernel the moment this
+ * process dies (the connection closes), while a paused process keeps it open (see `watch` in
+ * `transport.ts`).
  */
 import type { Clock, Timer } from '../runtime/clock.js';
 import { FrameReader } from './frame.js';
@@ -29,6 +34,11 @@ export interface InboundStreamContext {
   drop(reason: Extract<DropReason, 'too-large' | 'truncated' | 'timeout'>, pendingBytes: number): void;
   /** The session is over (ended, reset or broken); called once. */
   finished(): void;
+  /**
+   * The peer asked for a watch. False when the transport holds too many connections already: the
+   * connection is then reset, and the transport has counted it.
+   */
+  watch(): boolean;
 }
 
 /** The receiving side of one stream connection. Feed it the connection's events. */
@@ -39,6 +49,7 @@ export class InboundStream {
   private timer: Timer;
   private framesRead = 0;
   private finished = false;
+  private watching = false;
 
   constructor(connection: InboundConnection, context: InboundStreamContext) {
     this.connection = connection;
@@ -58,10 +69,14 @@ export class InboundStream {
     const { frames, tooLarge } = this.reader.push(chunk);
     for (const frame of frames) {
       this.framesRead++;
-      this.context.deliver(frame);
+      if (frame.length === 0) {
+        if (!this.watching) this.startWatch();
+      } else {
+        this.context.deliver(frame);
+      }
       if (this.finished) return;
     }
-    if (frames.length > 0) {
+    if (frames.length > 0 && !this.watching) {
       this.timer.cancel();
       this.timer = this.context.clock.setTimer(this.context.streamTimeoutMs, () => this.timedOut());
     }
@@ -92,6 +107,21 @@ export class InboundStream {
     if (this.finished) return;
     this.finish();
     this.connection.reset();
+  }
+
+  /** Whether the peer asked for a watch, which is held open with no timeout. */
+  get isWatch(): boolean {
+    return this.watching;
+  }
+
+  private startWatch(): void {
+    this.timer.cancel();
+    if (!this.context.watch()) {
+      this.finish();
+      this.connection.reset();
+      return;
+    }
+    this.watching = true;
   }
 
   private timedOut(): void {

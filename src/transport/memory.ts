@@ -19,11 +19,18 @@ import type { Clock, Timer } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import { formatAddress, type HostPort, normalizeAddress } from './address.js';
 import { snapshotCounters, zeroCounters } from './counters.js';
-import { FRAME_BYTES_MAX, frameHeader } from './frame.js';
+import { emptyStreamMessage, FRAME_BYTES_MAX, frameHeader } from './frame.js';
 import { InboundStream } from './inbound-stream.js';
 import { Inbox } from './inbox.js';
 import { type ResolvedTransportOptions, resolveTransportOptions, type TransportOptions } from './options.js';
-import type { ConnectProbeResult, MessageHandler, Transport, TransportCounters } from './transport.js';
+import type {
+  ConnectProbeResult,
+  MessageHandler,
+  Transport,
+  TransportCounters,
+  WatchEnd,
+  WatchHandle,
+} from './transport.js';
 
 /** Largest UDP payload over IPv4 (65,535 − 8 bytes of UDP header − 20 of IP header). */
 export const DATAGRAM_BYTES_MAX = 65_507;
@@ -132,6 +139,8 @@ class MemoryTransport implements Transport {
   private readonly inbound = new Set<InboundStream>();
   /** Pending `sendStream` calls, to fail them on close. */
   private readonly outbound = new Set<(error: Error) => void>();
+  private readonly watches = new Set<WatchHandle>();
+  private inboundWatches = 0;
   private closing: Promise<void> | undefined;
 
   constructor(network: MemoryNetwork, options: ResolvedTransportOptions, bound: HostPort) {
@@ -199,6 +208,56 @@ class MemoryTransport implements Transport {
     });
   }
 
+  /**
+   * A held connection, as over TCP: `refused` when nothing listens at the address, `failed` across a cut
+   * link (after `connectTimeoutMs`), `closed` when the watched transport closes or resets it.
+   */
+  watch(address: string, onEnd: (reason: WatchEnd) => void): WatchHandle {
+    let over = false;
+    let connection: MemoryConnection | undefined;
+    let timer: Timer | undefined;
+    const finish = (): boolean => {
+      if (over) return false;
+      over = true;
+      timer?.cancel();
+      this.watches.delete(handle);
+      connection?.reset();
+      return true;
+    };
+    const end = (reason: WatchEnd): void => {
+      if (finish()) onEnd(reason);
+    };
+    const handle: WatchHandle = { cancel: () => void finish() };
+    let to: string;
+    try {
+      if (this.closed) throw new LifecycleError('FDKIT_STOPPED', 'watch: the transport is closed');
+      to = normalizeAddress(address, { label: 'watch destination' });
+    } catch {
+      this.network.schedule(() => end('failed'));
+      return handle;
+    }
+    this.watches.add(handle);
+    if (!this.network.carries(this.boundAddress, to, 'stream')) {
+      timer = this.options.clock.setTimer(this.options.connectTimeoutMs, () => end('failed'));
+      return handle;
+    }
+    this.network.schedule(() => {
+      if (over) return;
+      const conn = new MemoryConnection(this.network, {
+        peerEnded: () => end('closed'),
+        peerReset: () => end('closed'),
+      });
+      const fromAddress = formatAddress(this.bound.host, this.network.ephemeralPort(this.bound.host));
+      if (!this.network.listener(to)?.accept(conn, fromAddress)) {
+        end('refused');
+        return;
+      }
+      connection = conn;
+      conn.write(frameHeader(0));
+    });
+    return handle;
+  }
+
   sendStream(address: string, bytes: Uint8Array): Promise<void> {
     if (this.closed) {
       return Promise.reject(new LifecycleError('FDKIT_STOPPED', 'sendStream: the transport is closed'));
@@ -209,6 +268,10 @@ class MemoryTransport implements Transport {
     } catch (error) {
       this.counts.streamSendErrors++;
       return Promise.reject(error);
+    }
+    if (bytes.length === 0) {
+      this.counts.streamSendErrors++;
+      return Promise.reject(emptyStreamMessage());
     }
     if (bytes.length > FRAME_BYTES_MAX) {
       this.counts.streamSendErrors++;
@@ -312,6 +375,7 @@ class MemoryTransport implements Transport {
       this.inbound.clear();
       const stopped = new LifecycleError('FDKIT_STOPPED', 'sendStream: the transport was closed');
       for (const settle of [...this.outbound]) settle(stopped);
+      for (const watch of [...this.watches]) watch.cancel();
       this.closing = Promise.resolve();
     }
     return this.closing;
@@ -337,7 +401,19 @@ class MemoryTransport implements Transport {
       streamBytesMax: this.options.streamBytesMax,
       deliver: (frame) => this.inbox.stream(frame, fromAddress),
       drop: (reason, pendingBytes) => this.inbox.drop(reason, { fromAddress, pendingBytes }),
-      finished: () => this.inbound.delete(session),
+      finished: () => {
+        this.inbound.delete(session);
+        if (session.isWatch) this.inboundWatches--;
+      },
+      watch: () => {
+        const limit = this.options.maxInboundStreams / 2;
+        if (this.inboundWatches >= limit) {
+          this.inbox.drop('connection-limit', { fromAddress, limit, watch: true });
+          return false;
+        }
+        this.inboundWatches++;
+        return true;
+      },
     });
     this.inbound.add(session);
     connection.attach(session);

@@ -15,12 +15,19 @@ import { chooseAdvertiseHost } from './advertise.js';
 import { systemErrorCode } from './bind-error.js';
 import { probeConnect } from './connect-probe.js';
 import { snapshotCounters, zeroCounters } from './counters.js';
-import { FRAME_BYTES_MAX } from './frame.js';
+import { emptyStreamMessage, FRAME_BYTES_MAX } from './frame.js';
 import { Inbox } from './inbox.js';
 import { type ResolvedTransportOptions, resolveTransportOptions, type TransportOptions } from './options.js';
 import { bindSamePort } from './same-port.js';
-import { type PendingSend, sendFrame, TcpServer } from './tcp.js';
-import type { ConnectProbeResult, MessageHandler, Transport, TransportCounters } from './transport.js';
+import { openWatch, type PendingSend, sendFrame, TcpServer } from './tcp.js';
+import type {
+  ConnectProbeResult,
+  MessageHandler,
+  Transport,
+  TransportCounters,
+  WatchEnd,
+  WatchHandle,
+} from './transport.js';
 import { UdpEndpoint } from './udp.js';
 
 /** Options of {@link createNetTransport}. */
@@ -46,6 +53,7 @@ class NetTransport implements Transport {
   private readonly counts: TransportCounters;
   private readonly inbox: Inbox;
   private readonly pending = new Set<PendingSend>();
+  private readonly watches = new Set<WatchHandle>();
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -90,12 +98,42 @@ class NetTransport implements Transport {
     return probeConnect(address, timeoutMs, this.options.clock);
   }
 
+  watch(address: string, onEnd: (reason: WatchEnd) => void): WatchHandle {
+    let cancelled = false;
+    const end = (reason: WatchEnd): void => {
+      this.watches.delete(handle);
+      if (!cancelled) onEnd(reason);
+    };
+    let inner: WatchHandle | undefined;
+    const handle: WatchHandle = {
+      cancel: () => {
+        cancelled = true;
+        this.watches.delete(handle);
+        inner?.cancel();
+      },
+    };
+    let host: string;
+    let port: number;
+    try {
+      if (this.closing !== undefined)
+        throw new LifecycleError('FDKIT_STOPPED', 'watch: the transport is closed');
+      ({ host, port } = parseAddress(address, { label: 'watch destination' }));
+    } catch {
+      queueMicrotask(() => end('failed'));
+      return handle;
+    }
+    this.watches.add(handle);
+    inner = openWatch(host, port, this.options.clock, this.options.connectTimeoutMs, end);
+    return handle;
+  }
+
   async sendStream(address: string, bytes: Uint8Array): Promise<void> {
     if (this.closing !== undefined) {
       throw new LifecycleError('FDKIT_STOPPED', 'sendStream: the transport is closed');
     }
     try {
       const { host, port } = parseAddress(address, { label: 'stream destination' });
+      if (bytes.length === 0) throw emptyStreamMessage();
       if (bytes.length > FRAME_BYTES_MAX) {
         throw new NetworkError(
           'FDKIT_STREAM_FAILED',
@@ -135,6 +173,7 @@ class NetTransport implements Transport {
     if (this.closing === undefined) {
       const stopped = new LifecycleError('FDKIT_STOPPED', 'sendStream: the transport was closed');
       for (const send of this.pending) send.abort(stopped);
+      for (const watch of [...this.watches]) watch.cancel();
       this.closing = Promise.all([this.udp.close(), this.tcp.close()]).then(() => {
         this.options.logger.debug({ localAddress: this.localAddress }, 'transport closed');
       });

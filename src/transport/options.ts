@@ -37,7 +37,11 @@ export interface TransportOptions {
    * 10,000 ms.
    */
   readonly streamTimeoutMs?: number;
-  /** Inbound stream connections open at once; more are reset at once. Default 256. */
+  /**
+   * Inbound stream connections open at once; more are reset at once. Watches (connections held open so
+   * that their peer learns of this process's death, see `Transport.watch`) count too, and may take at
+   * most half of them. Default 256.
+   */
   readonly maxInboundStreams?: number;
   /** Clock for the timeouts. Default the system clock. */
   readonly clock?: Clock;

@@ -17,6 +17,7 @@ import { formatAddress } from './address.js';
 import { bindError, systemErrorCode } from './bind-error.js';
 import { frameHeader } from './frame.js';
 import { InboundStream, type InboundStreamContext } from './inbound-stream.js';
+import type { WatchEnd, WatchHandle } from './transport.js';
 
 /** What the server needs from its transport. */
 export interface TcpServerContext {
@@ -39,6 +40,7 @@ export interface TcpServerContext {
 export class TcpServer {
   private readonly server: Server;
   private readonly sessions = new Map<Socket, InboundStream>();
+  private watches = 0;
   private closing: Promise<void> | undefined;
 
   private constructor(server: Server) {
@@ -118,7 +120,21 @@ export class TcpServer {
         streamBytesMax: context.streamBytesMax,
         deliver: (frame) => context.deliver(frame, fromAddress),
         drop: (reason, pendingBytes) => context.drop(reason, { fromAddress, pendingBytes }),
-        finished: () => {},
+        finished: () => {
+          if (session.isWatch) this.watches--;
+        },
+        watch: () => {
+          if (this.watches >= context.maxInboundStreams / 2) {
+            context.drop('connection-limit', {
+              fromAddress,
+              limit: context.maxInboundStreams / 2,
+              watch: true,
+            });
+            return false;
+          }
+          this.watches++;
+          return true;
+        },
       },
     );
     this.sessions.set(socket, session);
@@ -252,4 +268,51 @@ export function sendFrame(
     );
   });
   return { done, abort: (error) => settle(error) };
+}
+
+/**
+ * Opens a watch on `host:port` (see `Transport.watch`): connects, sends an empty frame, and keeps the
+ * connection open. `onEnd` runs once: `closed` when the peer closed or reset an open watch (its process
+ * exited, or it shut down), `refused` when the connection was refused, `failed` for anything else (no
+ * answer within `connectTimeoutMs`, unreachable). `cancel` closes it without calling `onEnd`.
+ */
+export function openWatch(
+  host: string,
+  port: number,
+  clock: Clock,
+  connectTimeoutMs: number,
+  onEnd: (reason: WatchEnd) => void,
+): WatchHandle {
+  const socket = connect({ host, port, noDelay: true });
+  let connected = false;
+  let over = false;
+  const end = (reason: WatchEnd): void => {
+    if (over) return;
+    over = true;
+    timer.cancel();
+    socket.destroy();
+    onEnd(reason);
+  };
+  const timer = clock.setTimer(connectTimeoutMs, () => end('failed'));
+  socket.once('connect', () => {
+    connected = true;
+    timer.cancel();
+    // No keepalive: a peer that is silent but still has its socket open is the protocol's to judge.
+    socket.write(frameHeader(0));
+  });
+  socket.on('error', (error) => {
+    if (connected) end('closed');
+    else end(systemErrorCode(error) === 'ECONNREFUSED' ? 'refused' : 'failed');
+  });
+  socket.on('data', () => {});
+  socket.once('end', () => end('closed'));
+  socket.once('close', () => end(connected ? 'closed' : 'failed'));
+  return {
+    cancel: () => {
+      if (over) return;
+      over = true;
+      timer.cancel();
+      socket.destroy();
+    },
+  };
 }

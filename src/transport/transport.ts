@@ -11,7 +11,8 @@
  * big-endian unsigned payload length followed by that many payload bytes. `sendStream` opens one
  * connection per message, writes one frame and half-closes; the receiver hands every complete frame to
  * its handler and, when the sender half-closes at a frame boundary, half-closes too, which is the
- * sender's confirmation. See `frame.ts` and `inbound-stream.ts`.
+ * sender's confirmation. An empty frame is not a message: it asks the receiver to hold the connection
+ * open as a watch (see {@link Transport.watch}). See `frame.ts` and `inbound-stream.ts`.
  *
  * Errors: factories (`createNetTransport`, `MemoryNetwork.createTransport`) report every failure as a
  * rejection, never a synchronous throw; `sendStream` rejects; `sendDatagram` never throws but counts;
@@ -23,6 +24,19 @@
  * `accepted` (something does), or `timeout` (no answer in time: host or path down, or too slow).
  */
 export type ConnectProbeResult = 'refused' | 'accepted' | 'timeout';
+
+/**
+ * How a watch ended (see {@link Transport.watch}): `closed` when the peer's end of an open watch closed
+ * (its process exited, was killed, or shut down: the kernel of its host closes its sockets), `refused`
+ * when its host refused the connection (nothing listens there), `failed` when it could not be opened
+ * (no answer within the connect timeout, unreachable).
+ */
+export type WatchEnd = 'closed' | 'refused' | 'failed';
+
+/** A watch in place; `cancel` closes it without reporting an end. */
+export interface WatchHandle {
+  cancel(): void;
+}
 
 /** Receives one inbound datagram or stream message. `fromAddress` is `host:port` (see the methods). */
 export type MessageHandler = (bytes: Uint8Array, fromAddress: string) => void;
@@ -118,7 +132,8 @@ export interface Transport {
    * `FDKIT_STREAM_FAILED` when the receiver resets the connection (for example, the frame is above its
    * `streamBytesMax`, or it is at its connection limit); `FDKIT_STREAM_TIMEOUT` when the frame is not
    * written and confirmed within `streamTimeoutMs` of connecting. After `close()` it rejects with a
-   * `LifecycleError` `FDKIT_STOPPED`. It never throws synchronously.
+   * `LifecycleError` `FDKIT_STOPPED`, and an empty message with an `InvalidArgumentError` (an empty frame
+   * asks for a watch). It never throws synchronously.
    */
   sendStream(address: string, bytes: Uint8Array): Promise<void>;
 
@@ -140,6 +155,15 @@ export interface Transport {
    * `timeoutMs` (the SWIM core uses a refusal as evidence that a member's process is gone). Never rejects.
    */
   probeConnect?(address: string, timeoutMs: number): Promise<ConnectProbeResult>;
+
+  /**
+   * Optional: opens a watch on `address`, a stream connection held open with no traffic (it opens with an
+   * empty frame, which the receiver takes as the request). When the process at the other end dies on a
+   * live host, its kernel closes the connection at once and `onEnd('closed')` runs: the fastest evidence
+   * of a crash there is. A paused process keeps it open; a host that is down or cut off closes nothing.
+   * `onEnd` runs once, asynchronously, and never after `cancel()` or `close()`.
+   */
+  watch?(address: string, onEnd: (reason: WatchEnd) => void): WatchHandle;
 
   /** A snapshot of the counters: a fresh plain object, which later traffic does not change. */
   counters(): TransportCounters;

@@ -5,7 +5,7 @@
  * sockets.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidOptionError, LifecycleError, NetworkError } from '../../src/errors.js';
+import { InvalidArgumentError, InvalidOptionError, LifecycleError, NetworkError } from '../../src/errors.js';
 import { parseAddress } from '../../src/transport/address.js';
 import { encodeFrame, frameHeader } from '../../src/transport/frame.js';
 import type { Transport, TransportCounters } from '../../src/transport/transport.js';
@@ -168,16 +168,18 @@ export function describeTransportConformance(name: string, makeHarness: () => Tr
         expect(from.port).toBeGreaterThan(0);
       });
 
-      it('delivers an empty message and several concurrent ones', async () => {
+      it('rejects an empty message (an empty frame asks for a watch), and delivers several concurrent ones', async () => {
         const a = await h.create({});
         const b = await h.create({});
         const atB = collect(b, 'stream');
-        await a.sendStream(b.localAddress, new Uint8Array(0));
-        expect(atB[0]?.bytes.length).toBe(0);
+        const error = await a.sendStream(b.localAddress, new Uint8Array(0)).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(InvalidArgumentError);
+        expect(a.counters().streamSendErrors).toBe(1);
         await Promise.all([1, 2, 3, 4, 5].map((n) => a.sendStream(b.localAddress, pattern(1000 * n, n))));
-        expect(atB.map((r) => r.bytes.length).sort((x, y) => x - y)).toEqual([
-          0, 1000, 2000, 3000, 4000, 5000,
-        ]);
+        expect(atB.map((r) => r.bytes.length).sort((x, y) => x - y)).toEqual([1000, 2000, 3000, 4000, 5000]);
       });
 
       it('rejects with FDKIT_CONNECT_FAILED when nobody listens at the address', async () => {
@@ -284,6 +286,64 @@ export function describeTransportConformance(name: string, makeHarness: () => Tr
         await a.sendStream(b.localAddress, new Uint8Array([2]));
         await h.waitFor(() => datagrams.length === 1, 'the datagram after the garbage');
         expect(streams).toHaveLength(1);
+      });
+
+      it('holds a watch open past streamTimeoutMs, delivering nothing, and reports closed when the watched transport closes', async () => {
+        const a = await h.create({});
+        const b = await h.create({ streamTimeoutMs: 150 });
+        const received = collect(b, 'stream');
+        const ends: string[] = [];
+        a.watch?.(b.localAddress, (reason) => ends.push(reason));
+        await h.waitFor(() => b.counters().connectionsOpen === 1, 'the watch accepted');
+        await h.elapse(600);
+        expect(ends).toEqual([]);
+        expect(b.counters().connectionsOpen).toBe(1);
+        expect(received).toEqual([]);
+        expect(dropsTotal(b.counters())).toBe(0);
+        await b.close();
+        await h.waitFor(() => ends.length === 1, 'the end of the watch');
+        await h.elapse(50);
+        expect(ends).toEqual(['closed']);
+      });
+
+      it('reports a watch on an address nobody listens at as refused, and a malformed one as failed', async () => {
+        const a = await h.create({});
+        const ends: string[] = [];
+        a.watch?.(await h.unusedAddress(), (reason) => ends.push(`unused:${reason}`));
+        a.watch?.('not an address', (reason) => ends.push(`malformed:${reason}`));
+        await h.waitFor(() => ends.length === 2, 'both ends');
+        expect(ends.sort()).toEqual(['malformed:failed', 'unused:refused']);
+      });
+
+      it('cancel() and close() end a watch without reporting it, and release the connection', async () => {
+        const a = await h.create({});
+        const b = await h.create({});
+        const ends: string[] = [];
+        const first = a.watch?.(b.localAddress, (reason) => ends.push(`first:${reason}`));
+        a.watch?.(b.localAddress, (reason) => ends.push(`second:${reason}`));
+        await h.waitFor(() => b.counters().connectionsOpen === 2, 'both watches accepted');
+        first?.cancel();
+        first?.cancel();
+        await h.waitFor(() => b.counters().connectionsOpen === 1, 'the cancelled watch released');
+        await a.close();
+        await h.waitFor(() => b.counters().connectionsOpen === 0, 'the other released on close');
+        await h.elapse(50);
+        expect(ends).toEqual([]);
+      });
+
+      it('takes at most half of maxInboundStreams as watches; the one over the limit is closed', async () => {
+        const a = await h.create({});
+        const b = await h.create({ maxInboundStreams: 4 });
+        const ends: string[] = [];
+        for (let i = 0; i < 3; i++) a.watch?.(b.localAddress, (reason) => ends.push(reason));
+        await h.waitFor(() => ends.length === 1, 'the third watch turned away');
+        expect(ends).toEqual(['closed']);
+        expect(b.counters().drops['connection-limit']).toBe(1);
+        expect(b.counters().connectionsOpen).toBe(2);
+        // Streams still get through.
+        const received = collect(b, 'stream');
+        await a.sendStream(b.localAddress, new Uint8Array([9]));
+        expect(received).toHaveLength(1);
       });
 
       it('resets a connection that completes no frame within streamTimeoutMs', async () => {

@@ -1,0 +1,159 @@
+/**
+ * The death watch: kernel evidence of a crash at the speed of the kernel. SWIM notices a dead member
+ * when its turn in someone's probe round comes, up to a round later (Das, Gupta and Motivala, 2002,
+ * section 4.3); fdkit also has each member hold a connection open to the next
+ * {@link WATCHED_SUCCESSORS} members on a ring of the live members ordered by name, so that every member
+ * is watched by that many. When a watched process dies on a live host, its kernel closes the connection
+ * at once. The watcher then tries a fresh connection: a refusal is the same evidence as a late probe's
+ * refused connection (`suspicion.ts`), and with two watchers there are two refusals, which end the
+ * suspicion one probe timeout later. A kill is thus known everywhere in about a second, where probing
+ * alone takes a probe round plus a suspicion timeout.
+ *
+ * Nothing changes for what the kernel does not see: a paused process keeps its connections open, and a
+ * crashed host or a partition closes none; those are left to the probes. A watch that could not be
+ * opened proves nothing either, and is tried again later with a doubling back-off.
+ *
+ * The ring is recomputed, in one pass over the members, on the first probe period after a membership
+ * change; a member's watches then change only where its successors did.
+ */
+import type { SwimCore } from './core.js';
+import type { Watch, WatchEnd } from './environment.js';
+
+/** Members each member watches, and so watchers per member: two, for the two refusals that convict. */
+export const WATCHED_SUCCESSORS = 2;
+/** Longest back-off between attempts to open a watch that failed, in probe intervals. */
+const RETRY_INTERVALS_MAX = 32;
+
+interface Watched {
+  readonly id: number;
+  address: string;
+  handle: Watch | undefined;
+  /** When to open it again after it ended (monotonic ms). */
+  retryAtMs: number;
+  failures: number;
+}
+
+export class DeathWatch {
+  private readonly watched = new Map<number, Watched>();
+  private readonly successors: number[] = [];
+  private dirty = true;
+
+  constructor(
+    private readonly core: SwimCore,
+    private readonly open: (address: string, onEnd: (reason: WatchEnd) => void) => Watch,
+  ) {}
+
+  /** Members this member watches now, by id (for tests and counters). */
+  get watching(): readonly number[] {
+    return [...this.watched.keys()];
+  }
+
+  /** A member's state or address changed: the ring is recomputed on the next tick. */
+  changed(): void {
+    this.dirty = true;
+  }
+
+  /** Once a probe period: follows membership changes, and reopens watches whose back-off ran out. */
+  tick(): void {
+    if (this.dirty) {
+      this.dirty = false;
+      this.follow(this.ringSuccessors());
+    }
+    const now = this.core.now();
+    for (const w of this.watched.values()) {
+      if (w.handle === undefined && now >= w.retryAtMs) this.openWatch(w);
+    }
+  }
+
+  stop(): void {
+    for (const w of this.watched.values()) w.handle?.cancel();
+    this.watched.clear();
+  }
+
+  private follow(ids: readonly number[]): void {
+    const { directory } = this.core;
+    for (const [id, w] of this.watched) {
+      if (ids.includes(id) && directory.addressOf(id) === w.address) continue;
+      w.handle?.cancel();
+      this.watched.delete(id);
+    }
+    for (const id of ids) {
+      if (this.watched.has(id)) continue;
+      const w: Watched = {
+        id,
+        address: directory.addressOf(id),
+        handle: undefined,
+        retryAtMs: 0,
+        failures: 0,
+      };
+      this.watched.set(id, w);
+      this.openWatch(w);
+    }
+  }
+
+  /**
+   * The live members that follow this one on the ring of names: the smallest names above its own, then,
+   * wrapping around, the smallest of all.
+   */
+  private ringSuccessors(): number[] {
+    const core = this.core;
+    const self = core.name;
+    const out = this.successors;
+    out.length = 0;
+    const k = WATCHED_SUCCESSORS;
+    const names: string[] = [];
+    for (let id = 0; id < core.directory.size; id++) {
+      if (!core.isProbeable(id)) continue;
+      const name = core.directory.nameOf(id);
+      // Insertion into a list of at most k, ordered by distance along the ring.
+      let at = out.length;
+      while (at > 0 && ringBefore(name, names[at - 1]!, self)) at--;
+      if (at >= k) continue;
+      out.splice(at, 0, id);
+      names.splice(at, 0, name);
+      if (out.length > k) {
+        out.length = k;
+        names.length = k;
+      }
+    }
+    return out;
+  }
+
+  private openWatch(w: Watched): void {
+    const core = this.core;
+    core.counters.watchesOpened++;
+    const handle = this.open(w.address, (reason) => this.ended(w, handle, reason));
+    w.handle = handle;
+  }
+
+  private ended(w: Watched, handle: Watch, reason: WatchEnd): void {
+    if (w.handle !== handle || this.watched.get(w.id) !== w) return;
+    w.handle = undefined;
+    const core = this.core;
+    if (!core.isRunning) return;
+    const intervalMs = core.config.probeIntervalMs;
+    if (reason === 'closed') {
+      core.counters.watchesClosed++;
+      // Its process may be gone: if so, its host refuses a new connection now. If not (it shut its
+      // watches for lack of room, say), the watch is opened again next period.
+      w.failures = 0;
+      w.retryAtMs = core.now() + intervalMs;
+      core.tryConnect(w.id, () => core.witnessRefused(w.id));
+      return;
+    }
+    w.failures++;
+    w.retryAtMs = core.now() + intervalMs * Math.min(RETRY_INTERVALS_MAX, 2 ** w.failures);
+    if (reason === 'refused') {
+      core.counters.connectsRefused++;
+      core.witnessRefused(w.id);
+    }
+  }
+}
+
+/** Whether `a` comes before `b` going round the ring of names from `self` (names above it first). */
+function ringBefore(a: string, b: string, self: string): boolean {
+  const aWraps = a < self;
+  const bWraps = b < self;
+  if (aWraps !== bWraps) return bWraps;
+  return a < b;
+}
