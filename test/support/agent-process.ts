@@ -95,11 +95,27 @@ function installExitHook(): void {
   });
 }
 
+/**
+ * Where an agent runs when not on loopback: in a network namespace (test/support/netns.ts), bound to
+ * that namespace's address.
+ */
+export interface AgentPlacement {
+  readonly netns: string;
+  readonly host: string;
+  /** The command prefix that runs a program in the namespace (`ip netns exec NAME`). */
+  readonly exec: readonly string[];
+}
+
+/** The message `fdkit agent` logs (pino, level info) once it is bound and serving. */
+const STARTED_MSG = 'agent started';
+
 /** One `fdkit agent` child process and everything it printed. */
 export class AgentProcess {
   readonly name: string;
   readonly port: number;
   readonly address: string;
+  /** The namespace it runs in, if any. */
+  readonly netns: string | undefined;
   readonly child: ChildProcess;
   /** Stdout lines that are event lines, in order. */
   readonly events: Received[] = [];
@@ -112,14 +128,23 @@ export class AgentProcess {
   /** Resolves once {@link AgentProcess.closed}. */
   readonly whenClosed: Promise<void>;
 
-  constructor(name: string, port: number, args: readonly string[]) {
+  /**
+   * Starts `fdkit agent --name name --bind host:port ...args` on 127.0.0.1, or in `placement`'s namespace
+   * through `ip netns exec` (which execs the agent: the child's pid is the agent's, and signals reach it).
+   */
+  constructor(name: string, port: number, args: readonly string[], placement?: AgentPlacement) {
     installExitHook();
     this.name = name;
     this.port = port;
-    this.address = `127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [BIN, 'agent', '--name', name, '--bind', this.address, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    this.netns = placement?.netns;
+    this.address = `${placement?.host ?? '127.0.0.1'}:${port}`;
+    const agentArgv = [BIN, 'agent', '--name', name, '--bind', this.address, ...args];
+    const child =
+      placement === undefined
+        ? spawn(process.execPath, agentArgv, { stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(placement.exec[0]!, [...placement.exec.slice(1), process.execPath, ...agentArgv], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
     this.child = child;
     live.add(child);
     createInterface({ input: child.stdout!, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (text) => {
@@ -130,11 +155,16 @@ export class AgentProcess {
     });
     createInterface({ input: child.stderr!, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (text) => {
       this.stderrLines.push(text);
+      // In a namespace the test cannot connect to the agent (nothing routes there from its own
+      // namespace), so the agent's own word that it is serving stands in for the connection check.
+      if (this.netns !== undefined && !this.listening && text.includes(`"msg":"${STARTED_MSG}"`)) {
+        this.listening = true;
+      }
     });
     child.on('exit', (code, signal) => {
       this.exit = { code, signal, at: performance.now() };
     });
-    void this.watchListening();
+    if (placement === undefined) void this.watchListening();
     this.whenClosed = new Promise<void>((resolve) => {
       child.on('close', () => {
         this.closed = true;
@@ -152,7 +182,8 @@ export class AgentProcess {
 
   /**
    * True once a TCP connection to the agent's port was accepted while it was running (checked in the
-   * background, every 50 ms, until then). The probe connection sends nothing and ends at once, which a
+   * background, every 50 ms, until then); in a namespace, once the agent logged that it started (which
+   * needs a log level of info or lower). The probe connection sends nothing and ends at once, which a
    * member answers by ending its side; it is not garbage.
    */
   listening = false;
@@ -211,7 +242,8 @@ export class AgentProcess {
   /** Stdout, stderr and exit, for a failure message. */
   describe(members: readonly string[] = []): string {
     const state =
-      this.exit === undefined ? 'running' : `exited code=${this.exit.code} signal=${this.exit.signal}`;
+      (this.exit === undefined ? 'running' : `exited code=${this.exit.code} signal=${this.exit.signal}`) +
+      (this.netns === undefined ? '' : ` in ${this.netns}`);
     const views = members
       .filter((m) => m !== this.name)
       .map((m) => `${m}=${this.stateOf(m) ?? '?'}`)
@@ -300,6 +332,11 @@ export interface ClusterOptions {
   readonly convergeTimeoutMs?: number;
   /** Attempts when some port turns out to be taken. */
   readonly attempts?: number;
+  /**
+   * One namespace and address per name, and the port for all of them (each namespace has its own ports,
+   * so one fixed port cannot be taken by anyone else); loopback and free ports when absent.
+   */
+  readonly placements?: { readonly hosts: readonly AgentPlacement[]; readonly port: number };
 }
 
 /**
@@ -314,20 +351,26 @@ export async function startCluster(
 ): Promise<AgentProcess[]> {
   const attempts = options.attempts ?? 3;
   const timeoutMs = options.convergeTimeoutMs ?? 15_000;
+  const placements = options.placements;
+  if (placements !== undefined && placements.hosts.length !== names.length) {
+    throw new Error(`startCluster: ${names.length} names but ${placements.hosts.length} placements`);
+  }
   for (let attempt = 1; ; attempt++) {
     const ports = new Set<number>();
-    for (let i = 0; i < names.length; i++) ports.add(await freePort(ports));
+    if (placements === undefined) for (let i = 0; i < names.length; i++) ports.add(await freePort(ports));
     const list = [...ports];
     const extra = options.args ?? [];
+    const start = (i: number, args: readonly string[]): AgentProcess =>
+      placements === undefined
+        ? new AgentProcess(names[i]!, list[i]!, args)
+        : new AgentProcess(names[i]!, placements.port, args, placements.hosts[i]!);
     // The seed first: a member that finds its seed not yet listening retries only at its next
     // reconnect tick (up to reconnectIntervalMs, 10 s with lan, later), which would only slow the test.
-    const first = new AgentProcess(names[0]!, list[0]!, extra);
+    const first = start(0, extra);
     await waitUntil(() => !first.running || first.listening, timeoutMs, 50);
     const agents = [
       first,
-      ...names
-        .slice(1)
-        .map((name, i) => new AgentProcess(name, list[i + 1]!, ['--join', first.address, ...extra])),
+      ...names.slice(1).map((_, i) => start(i + 1, ['--join', first.address, ...extra])),
     ];
     const formed = await waitUntil(() => converged(agents) || agents.some((a) => !a.running), timeoutMs);
     if (formed && converged(agents) && agents.every((a) => a.running)) return agents;
