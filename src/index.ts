@@ -18,7 +18,32 @@ export {
   NetworkError,
   type NetworkErrorCode,
 } from './errors.js';
+export {
+  HEARTBEAT_CONFIG_KEYS,
+  type HeartbeatConfig,
+  resolveHeartbeatConfig,
+} from './heartbeat/config.js';
+export type { HeartbeatEnvironment } from './heartbeat/environment.js';
+export {
+  HeartbeatCore,
+  type HeartbeatCoreCounters,
+  type HeartbeatCoreOptions,
+  type PeerInfo,
+  type PeerSpec,
+  type PeerStateName,
+} from './heartbeat/heartbeat-core.js';
+export type { Heartbeat } from './heartbeat/messages.js';
 export type { EventStreamOptions } from './node/event-stream.js';
+export {
+  createHeartbeatMonitor,
+  HeartbeatMonitor,
+  type HeartbeatMonitorEventMap,
+} from './node/heartbeat-monitor.js';
+export type {
+  HeartbeatDropReason,
+  HeartbeatMonitorCounters,
+} from './node/heartbeat-monitor-counters.js';
+export type { HeartbeatMonitorOptions, HeartbeatPeer } from './node/heartbeat-monitor-options.js';
 export {
   createNode,
   type JoinOptions,

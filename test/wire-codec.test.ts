@@ -244,6 +244,7 @@ describe('tags and layout (append-only: these numbers never change)', () => {
       user: 6,
       compound: 7,
       pushPull: 8,
+      heartbeat: 9,
     });
     expect(UpdateTag).toEqual({ alive: 1, suspect: 2, dead: 3, user: 4 });
     expect([ALIVE, SUSPECT, DEAD, LEFT, STATE_CODE_MAX]).toEqual([0, 1, 2, 3, 3]);

@@ -30,6 +30,7 @@ import {
   USER_PAYLOAD_BYTES_MAX,
 } from '../src/wire/index.js';
 import { packetProblem, streamMessageProblem } from '../src/wire/validate.js';
+import { checkHeartbeatResult } from './support/heartbeat-wire.js';
 
 const SEED = 42;
 const RUNS = 2000;
@@ -321,7 +322,7 @@ describe('envelope', () => {
   });
 
   it('drops an unknown message type, and a type on the wrong channel', () => {
-    for (const type of [0, 9, 10, 127, 200, 65_535, -1]) {
+    for (const type of [0, 10, 11, 127, 200, 65_535, -1]) {
       expectDatagramDrop(pack([1, type, 'a', []]), 'unknown-type', /unknown message type/);
       expectStreamDrop(pack([1, type, 'a', true, false, []]), 'unknown-type', /unknown message type/);
     }
@@ -821,11 +822,12 @@ function mutationArb(bases: readonly Uint8Array[]): fc.Arbitrary<Uint8Array> {
 }
 
 describe('properties: decoding never throws, and accepts only valid messages', () => {
-  it('arbitrary bytes, as datagrams and as stream bodies', () => {
+  it('arbitrary bytes, as datagrams, as stream bodies and as heartbeats', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 600 }), (input) => {
         checkDatagramResult(input);
         checkStreamResult(input);
+        checkHeartbeatResult(input);
       }),
       options,
     );
@@ -835,12 +837,13 @@ describe('properties: decoding never throws, and accepts only valid messages', (
     fc.assert(
       fc.property(
         fc.integer({ min: 0x92, max: 0x98 }),
-        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 9 }),
         fc.uint8Array({ maxLength: 300 }),
         (header, type, rest) => {
           const input = bytes(header, 0x01, type, rest);
           checkDatagramResult(input);
           checkStreamResult(input);
+          checkHeartbeatResult(input);
         },
       ),
       options,

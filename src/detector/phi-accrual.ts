@@ -20,12 +20,13 @@
  * less the acceptable pause (set that pause to 0 for Cassandra's numbers), and bootstraps the history with
  * a single interval equal to the estimate, as Cassandra's `ArrivalWindow` does with its initial value.
  */
+import { InvalidArgumentError } from '../errors.js';
 import { checkChoice, checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
-import { exponentialPhiUnchecked, normalPhiUnchecked } from './phi.js';
+import { exponentialPhiUnchecked, normalDeviationsAtPhi, normalPhiUnchecked } from './phi.js';
 import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
 
 /** Options of {@link PhiAccrualDetector}; every field has Akka's cluster default. */
@@ -180,6 +181,26 @@ export class PhiAccrualDetector implements FailureDetector {
   reset(): void {
     this.window.clear();
     this.lastHeartbeatMs = Number.NaN;
+  }
+
+  /**
+   * The silence after the last heartbeat, in ms, at which phi reaches `level` if no further heartbeat
+   * arrives; NaN before the first heartbeat. Phi grows with the silence, so from then on the peer stays at
+   * or above `level`: a scheduler can wake once at `last heartbeat + silenceAtPhi(level)` instead of
+   * polling phi (the heartbeat monitor does). At that silence phi may fall short of `level` by rounding
+   * (see `normalDeviationsAtPhi`); below log10 2 under the normal model the result can be negative.
+   *
+   * @throws {@link InvalidArgumentError} unless `level` is a finite number > 0.
+   */
+  silenceAtPhi(level: number): number {
+    if (!(level > 0 && level < Number.POSITIVE_INFINITY)) {
+      throw new InvalidArgumentError('level', `${OWNER}: level must be a finite number > 0, got ${level}`);
+    }
+    if (!this.isMonitoring) return Number.NaN;
+    return this.distribution === 'normal'
+      ? this.shiftedMeanMs + normalDeviationsAtPhi(level) * this.stdDeviationMs
+      : // phi = (t − pause) / (mean × ln 10), solved for t.
+        this.acceptableHeartbeatPauseMs + level * this.meanMs * Math.LN10;
   }
 
   private phiAfter(timeDiff: number): number {

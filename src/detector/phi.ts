@@ -62,3 +62,34 @@ export function phi(timeDiffMs: number, meanMs: number, stdDeviationMs: number):
 export function exponentialPhiUnchecked(timeDiffMs: number, meanMs: number): number {
   return timeDiffMs > 0 ? PHI_FACTOR * (timeDiffMs / meanMs) : 0;
 }
+
+// The coefficients of the logistic approximation in normalPhiUnchecked.
+const LOGISTIC_LINEAR = 1.5976;
+const LOGISTIC_CUBIC = 0.070566;
+
+/**
+ * The inverse of the normal model's phi, in standard deviations: the `y` at which a silence of
+ * `mean + y × stdDeviation` has phi `level`. Both branches of {@link normalPhiUnchecked} compute
+ * phi = log10(1 + e^(y(1.5976 + 0.070566 y²))), so y is the one real root of the cubic
+ * 0.070566 y³ + 1.5976 y = ln(10^level − 1) (its left side is odd and strictly increasing). Newton's
+ * method started above the root descends onto it monotonically, the cubic being convex there.
+ *
+ * The root is exact to rounding: phi evaluated at `mean + y × stdDeviation` may fall short of `level` by
+ * an ulp or so, which callers that schedule on it must allow for. `level` must be a finite number > 0
+ * (unchecked: this serves the detectors' scheduling, which validated it).
+ */
+export function normalDeviationsAtPhi(level: number): number {
+  const x = level * Math.LN10;
+  // ln(10^level − 1), without overflow for large levels nor cancellation for small ones.
+  const c = x + Math.log1p(-Math.exp(-x));
+  const target = Math.abs(c);
+  // Both bounds lie above the root: each term alone is below the target there.
+  let y = Math.min(target / LOGISTIC_LINEAR, Math.cbrt(target / LOGISTIC_CUBIC));
+  for (let i = 0; i < 64; i++) {
+    const f = y * (LOGISTIC_LINEAR + LOGISTIC_CUBIC * y * y) - target;
+    const next = y - f / (LOGISTIC_LINEAR + 3 * LOGISTIC_CUBIC * y * y);
+    if (!(next < y)) break; // converged: rounding stops the descent
+    y = next;
+  }
+  return c < 0 ? -y : y;
+}

@@ -1,11 +1,12 @@
 /**
  * What a SWIM member reports: member transitions and application messages. Every transition carries
  * enough to explain it afterwards: the previous state, the cause, who accused, how many members
- * confirmed, and the local health at the time.
+ * confirmed, and the local health at the time. The heartbeat monitor (`src/heartbeat/`) reports its
+ * peers' transitions with the same {@link MemberEvent}, so one consumer serves both.
  */
 import type { MemberStateName } from './member-state.js';
 
-/** Why a transition happened. */
+/** Why a transition happened. Append-only: agents print these names, so they are never renamed. */
 export type TransitionCause =
   /** A member was heard of for the first time. */
   | 'joined'
@@ -24,7 +25,14 @@ export type TransitionCause =
   /** A member held dead or left came back. */
   | 'rejoined'
   /** The member changed its metadata. */
-  | 'metadata';
+  | 'metadata'
+  /**
+   * Heartbeat monitor: the phi of the member's silence reached the suspicion threshold (`suspect`), or
+   * the death threshold (`dead`).
+   */
+  | 'phi-threshold'
+  /** Heartbeat monitor: heartbeats of the same life came again from a suspected member. */
+  | 'heartbeat-resumed';
 
 /** A change in the state of a member, or of its metadata (`update`). */
 export interface MemberEvent {

@@ -29,6 +29,11 @@ export class FreezeGuard {
     this.holding = true;
   }
 
+  /** When the last freeze ended, on the monotonic clock; −Infinity before any. */
+  get wokeAt(): number {
+    return this.wokeAtMs;
+  }
+
   /** Whether a probe sent at `sentMs` is too old to convict anyone (sent before the last freeze ended). */
   isStale(sentMs: number): boolean {
     return sentMs < this.wokeAtMs;

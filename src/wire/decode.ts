@@ -13,6 +13,7 @@
  * caller may reuse its receive buffer at once; empty ones are a shared zero-length array.
  */
 import { Unpackr } from 'msgpackr';
+import type { Heartbeat } from '../heartbeat/messages.js';
 import { checkNumber } from '../options.js';
 import type {
   Ack,
@@ -58,6 +59,9 @@ export type DatagramResult = { readonly ok: true; readonly packets: Packet[] } |
 
 /** Result of {@link decodeStream}. */
 export type StreamResult = { readonly ok: true; readonly message: StreamMessage } | Rejection;
+
+/** Result of {@link decodeHeartbeat}. */
+export type HeartbeatResult = { readonly ok: true; readonly heartbeat: Heartbeat } | Rejection;
 
 /** Options of {@link decodeStream}. */
 export interface DecodeStreamOptions {
@@ -372,6 +376,8 @@ function readPacket(a: readonly unknown[], where: string): Packet | undefined {
       return fail('malformed', `${where}a compound inside a compound`);
     case MessageTag.pushPull:
       return fail('unknown-type', `${where}push-pull is a stream message, not a datagram`);
+    case MessageTag.heartbeat:
+      return fail('unknown-type', `${where}a heartbeat is the heartbeat monitor's, not a SWIM packet`);
     default:
       return typeof tag === 'number'
         ? fail('unknown-type', `${where}unknown message type ${tag}`)
@@ -532,6 +538,62 @@ export function decodeStream(bytes: Uint8Array, options: DecodeStreamOptions = {
     if (a.length < 2) return reject('malformed', `the message array has ${a.length} elements`);
     const message = readStreamMessage(a);
     return message === undefined ? failed() : { ok: true, message };
+  } catch (error) {
+    return reject('malformed', `internal error: ${String(error)}`); // see decodeDatagram
+  }
+}
+
+function readHeartbeat(a: readonly unknown[]): Heartbeat | undefined {
+  if (!checkVersion(a[0], '')) return undefined;
+  const tag: unknown = a[1];
+  if (tag !== MessageTag.heartbeat) {
+    if (typeof tag !== 'number') return fail('malformed', 'the message type is not a number');
+    const known = (Object.values(MessageTag) as number[]).includes(tag);
+    return fail('unknown-type', known ? `type ${tag} is a SWIM message` : `unknown message type ${tag}`);
+  }
+  const c = 'heartbeat';
+  if (!arity(a, 7, c)) return undefined;
+  const from: unknown = a[2];
+  const address: unknown = a[3];
+  const incarnation: unknown = a[4];
+  const nonce: unknown = a[5];
+  const seq: unknown = a[6];
+  if (
+    !isName(from, c, -1, 'from') ||
+    !isAddress(address, c, -1, 'address') ||
+    !isU32(incarnation, c, -1, 'incarnation') ||
+    !isU32(nonce, c, -1, 'nonce') ||
+    !isU32(seq, c, -1, 'seq')
+  ) {
+    return undefined;
+  }
+  return { from, address, incarnation: u32(incarnation), nonce: u32(nonce), seq: u32(seq) };
+}
+
+/**
+ * Decodes one datagram of the heartbeat monitor. Never throws. SWIM packets are dropped as
+ * `unknown-type`, as heartbeats are by {@link decodeDatagram}: the two protocols share the envelope and
+ * the checks, not the port.
+ *
+ * @example
+ * ```ts
+ * const result = decodeHeartbeat(bytes);
+ * if (result.ok) core.handleHeartbeat(fromAddress, result.heartbeat);
+ * else countDrop(drops, result.reason);
+ * ```
+ */
+export function decodeHeartbeat(bytes: Uint8Array): HeartbeatResult {
+  try {
+    if (!(bytes instanceof Uint8Array)) return reject('malformed', 'not a Uint8Array');
+    if (bytes.length > DATAGRAM_BYTES_MAX) {
+      return reject('too-large', `${bytes.length} bytes, a datagram holds at most ${DATAGRAM_BYTES_MAX}`);
+    }
+    if (bytes.length === 0) return reject('malformed', 'empty datagram');
+    const a = unpackOne(bytes);
+    if (a === undefined) return failed();
+    if (a.length < 2) return reject('malformed', `the message array has ${a.length} elements`);
+    const heartbeat = readHeartbeat(a);
+    return heartbeat === undefined ? failed() : { ok: true, heartbeat };
   } catch (error) {
     return reject('malformed', `internal error: ${String(error)}`); // see decodeDatagram
   }

@@ -16,10 +16,11 @@
  */
 import { Packr } from 'msgpackr';
 import { InvalidArgumentError } from '../errors.js';
+import type { Heartbeat } from '../heartbeat/messages.js';
 import type { MemberList, Packet, StreamMessage, Update } from '../swim/messages.js';
 import { DATAGRAM_BYTES_MAX } from './limits.js';
 import { MessageTag, UpdateTag, WIRE_VERSION } from './tags.js';
-import { packetProblem, streamMessageProblem } from './validate.js';
+import { heartbeatProblem, packetProblem, streamMessageProblem } from './validate.js';
 
 const packr = new Packr({
   useRecords: false,
@@ -134,4 +135,18 @@ export function encodeStream(message: StreamMessage): Uint8Array {
   const bytes = packr.pack(streamFields(message));
   if (bytes.length > LARGE_BODY_BYTES) packr.useBuffer(Buffer.allocUnsafeSlow(FRESH_BUFFER_BYTES));
   return bytes;
+}
+
+/**
+ * Encodes a heartbeat as one datagram, `[V, 9, from, address, incarnation, nonce, seq]`: at most 530
+ * bytes (two 255-byte strings), so it never needs the size check of a packet. Like
+ * {@link encodePacket}, the result may be a view of msgpackr's shared buffer.
+ *
+ * @throws {@link InvalidArgumentError} naming the field that is out of its range.
+ */
+export function encodeHeartbeat(heartbeat: Heartbeat): Uint8Array {
+  const problem = heartbeatProblem(heartbeat);
+  if (problem !== undefined) throw new InvalidArgumentError('heartbeat', `encodeHeartbeat: ${problem}`);
+  const { from, address, incarnation, nonce, seq } = heartbeat;
+  return packr.pack([WIRE_VERSION, MessageTag.heartbeat, from, address, incarnation, nonce, seq]);
 }

@@ -1,7 +1,8 @@
 /**
- * The wire codec of fdkit's SWIM messages (DESIGN.md, "Wire"): MessagePack through msgpackr, one
- * versioned envelope, strict validation of everything decoded, compound datagrams, and length-prefixed
- * frames for streams. Transports import from here and stay ignorant of message content.
+ * The wire codec of fdkit's SWIM messages and of the heartbeat monitor's heartbeats (DESIGN.md, "Wire"):
+ * MessagePack through msgpackr, one versioned envelope, strict validation of everything decoded, compound
+ * datagrams, and length-prefixed frames for streams. Transports import from here and stay ignorant of
+ * message content.
  *
  * Layout (every record is a MessagePack array; `V` is {@link WIRE_VERSION}; tags in `tags.ts`):
  *
@@ -14,6 +15,7 @@
  * | user | `[V, 6, from, payload, updates]` |
  * | compound | `[V, 7, [packet, ...]]` |
  * | push-pull (stream) | `[V, 8, from, join, reply, [[state, name, address, incarnation, meta], ...]]` |
+ * | heartbeat (its own datagram) | `[V, 9, from, address, incarnation, nonce, seq]` |
  * | alive update | `[1, name, address, incarnation, meta]` |
  * | suspect / dead update | `[2 or 3, name, incarnation, from]` |
  * | user broadcast | `[4, origin, seq, payload]` |
@@ -23,7 +25,9 @@ export {
   type DatagramResult,
   type DecodeStreamOptions,
   decodeDatagram,
+  decodeHeartbeat,
   decodeStream,
+  type HeartbeatResult,
   type StreamResult,
 } from './decode.js';
 export {
@@ -35,7 +39,7 @@ export {
   type Rejection,
   totalDrops,
 } from './drop-reason.js';
-export { encodePacket, encodeStream } from './encode.js';
+export { encodeHeartbeat, encodePacket, encodeStream } from './encode.js';
 export {
   ADDRESS_BYTES_MAX,
   COMPOUND_PARTS_MAX,
@@ -62,6 +66,7 @@ export {
   checkName,
   FIELD_OK,
   type FieldCheck,
+  heartbeatProblem,
   OUT_OF_RANGE,
   packetProblem,
   streamMessageProblem,

@@ -35,6 +35,11 @@ export const MessageTag = {
   compound: 7,
   /** `[V, 8, from, join, reply, members]`: state exchange, over a stream only. */
   pushPull: 8,
+  /**
+   * `[V, 9, from, address, incarnation, nonce, seq]`: a beat of the heartbeat monitor
+   * (`src/heartbeat/`), a datagram of its own: never a SWIM packet, never part of a compound.
+   */
+  heartbeat: 9,
 } as const;
 
 /** One of the {@link MessageTag} values. */

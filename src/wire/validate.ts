@@ -8,6 +8,7 @@
  * not be the name its sender meant. Both are refused on both sides; names and addresses are otherwise
  * opaque (any other character is allowed).
  */
+import type { Heartbeat } from '../heartbeat/messages.js';
 import { wellFormedUtf8Length } from '../swim/limits.js';
 import type { MemberList, Packet, StreamMessage, Update } from '../swim/messages.js';
 import {
@@ -251,5 +252,17 @@ export function streamMessageProblem(message: StreamMessage): string | undefined
     field('push-pull', -1, 'join', 'boolean', checkBoolean(message.join)) ??
     field('push-pull', -1, 'reply', 'boolean', checkBoolean(message.reply)) ??
     memberListProblem(message.members)
+  );
+}
+
+/** The first invalid field of a heartbeat, as `path: problem`, or undefined when it is valid. */
+export function heartbeatProblem(h: Heartbeat): string | undefined {
+  if (typeof h !== 'object' || h === null) return 'heartbeat: not an object';
+  return (
+    field('heartbeat', -1, 'from', 'name', checkName(h.from)) ??
+    field('heartbeat', -1, 'address', 'address', checkAddress(h.address)) ??
+    field('heartbeat', -1, 'incarnation', 'u32', checkU32(h.incarnation)) ??
+    field('heartbeat', -1, 'nonce', 'u32', checkU32(h.nonce)) ??
+    field('heartbeat', -1, 'seq', 'u32', checkU32(h.seq))
   );
 }

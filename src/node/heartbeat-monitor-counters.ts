@@ -1,0 +1,63 @@
+/**
+ * The counters a heartbeat monitor exposes: traffic from the transport, drops from the codec and the
+ * core, and what the core concluded, merged into one plain object that is cheap to read and to serialise.
+ */
+import type { HeartbeatCoreCounters } from '../heartbeat/heartbeat-core.js';
+import type { TransportCounters } from '../transport/transport.js';
+import type { DropCounters, DropReason as WireDropReason } from '../wire/drop-reason.js';
+
+/**
+ * Why a datagram did not count as a heartbeat: the codec's reasons (not a heartbeat, or a broken one), a
+ * sender that is not a peer (`unknown-sender`), or a heartbeat already superseded (`stale`: reordered,
+ * duplicated, or from a life the peer has left behind).
+ */
+export type HeartbeatDropReason = WireDropReason | 'unknown-sender' | 'stale';
+
+/** Every counter of a heartbeat monitor, cumulative since it started. */
+export interface HeartbeatMonitorCounters {
+  /** Datagrams received and sent, with their bytes, and datagrams the system refused to send. */
+  packetsIn: number;
+  packetsOut: number;
+  bytesIn: number;
+  bytesOut: number;
+  sendErrors: number;
+  /** Heartbeats accepted from peers, and heartbeats sent (one per peer per interval). */
+  heartbeatsIn: number;
+  heartbeatsOut: number;
+  /** Datagrams that did not count as heartbeats, by reason. */
+  drops: Record<HeartbeatDropReason, number>;
+  /** Suspicions raised, deaths declared, peers' restarts seen. */
+  suspicions: number;
+  deaths: number;
+  restarts: number;
+  /** This process's timers that fired more than half an interval late, and freezes among them. */
+  lateTimers: number;
+  freezes: number;
+}
+
+/** Merges the three sources; the core and the transport are missing before the monitor started. */
+export function heartbeatMonitorCounters(
+  core: Readonly<HeartbeatCoreCounters> | undefined,
+  transport: TransportCounters | undefined,
+  wire: Readonly<DropCounters>,
+): HeartbeatMonitorCounters {
+  return {
+    packetsIn: transport?.datagramsIn ?? 0,
+    packetsOut: transport?.datagramsOut ?? 0,
+    bytesIn: transport?.datagramBytesIn ?? 0,
+    bytesOut: transport?.datagramBytesOut ?? 0,
+    sendErrors: transport?.datagramSendErrors ?? 0,
+    heartbeatsIn: core?.heartbeatsReceived ?? 0,
+    heartbeatsOut: core?.heartbeatsSent ?? 0,
+    drops: {
+      ...wire,
+      'unknown-sender': core?.unknownSenders ?? 0,
+      stale: core?.staleHeartbeats ?? 0,
+    },
+    suspicions: core?.suspicions ?? 0,
+    deaths: core?.deaths ?? 0,
+    restarts: core?.restarts ?? 0,
+    lateTimers: core?.lateTimers ?? 0,
+    freezes: core?.freezes ?? 0,
+  };
+}
