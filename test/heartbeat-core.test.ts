@@ -65,7 +65,7 @@ describe('transitions at the thresholds', () => {
   it.each([1, 2, 3, 4])(
     'normal model, seed %i: Suspected when phi reaches suspectPhi, Dead when it reaches deadPhi',
     (seed) => {
-      const h = coreHarness({ suspicionTimeoutMs: 600_000 });
+      const h = coreHarness({ deadPhi: 12, suspicionTimeoutMs: 600_000 });
       h.core.addPeer({ name: 'b', address: 'b:1' });
       h.core.start();
       const arrivals = feed(h, 50, seed);
@@ -105,15 +105,27 @@ describe('transitions at the thresholds', () => {
     expectAtCrossing(h.events[2], last + 500 + 2.5 * mean * Math.LN10);
   });
 
-  it('the documented default detection times hold: 4.41 s to Suspected, 4.63 s to Dead', () => {
-    const h = coreHarness();
-    h.core.addPeer({ name: 'b', address: 'b:1' });
-    h.core.start();
-    const arrivals = feed(h, 200, 1, 1000, 0);
-    h.clock.advance(30_000);
-    const last = arrivals.at(-1)!;
-    expect(h.events[1]!.atMs - last).toBeCloseTo(4412, -1);
-    expect(h.events[2]!.atMs - last).toBeCloseTo(4629, -1);
+  it('the documented default detection times hold: 4.41 s to Suspected, Dead 4 s later (4.63 s with deadPhi 12)', () => {
+    const run = (deadPhi?: number) => {
+      const h = coreHarness(deadPhi === undefined ? {} : { deadPhi });
+      h.core.addPeer({ name: 'b', address: 'b:1' });
+      h.core.start();
+      const arrivals = feed(h, 200, 1, 1000, 0);
+      h.clock.advance(30_000);
+      const last = arrivals.at(-1)!;
+      return {
+        story: story(h.events, 'b'),
+        suspect: h.events[1]!.atMs - last,
+        dead: h.events[2]!.atMs - last,
+      };
+    };
+    const defaults = run();
+    expect(defaults.story).toEqual(['alive:joined', 'suspect:phi-threshold', 'dead:suspicion-timeout']);
+    expect(defaults.suspect).toBeCloseTo(4412, -1);
+    expect(defaults.dead - defaults.suspect).toBe(4000);
+    const byPhi = run(12);
+    expect(byPhi.story).toEqual(['alive:joined', 'suspect:phi-threshold', 'dead:phi-threshold']);
+    expect(byPhi.dead).toBeCloseTo(4629, -1);
   });
 
   it('a suspicion ends after suspicionTimeoutMs when phi is slow to reach deadPhi', () => {
@@ -162,7 +174,7 @@ describe('heartbeats resume', () => {
     // The interval that ended the suspicion is not recorded: phi is low again at once.
     expect(h.core.peers()[0]!.phi).toBe(0);
     h.clock.advance(60_000);
-    expect(h.events.at(-1)).toMatchObject({ type: 'dead', cause: 'phi-threshold' });
+    expect(h.events.at(-1)).toMatchObject({ type: 'dead', cause: 'suspicion-timeout' });
     h.core.handleHeartbeat('b:1', beat('b', 11));
     expect(h.events.at(-1)).toMatchObject({
       type: 'alive',
@@ -241,10 +253,10 @@ describe('peers', () => {
     h.clock.advance(30_000);
     // Silence since the start, under the statistics of one expected beat (Akka's bootstrap).
     const phiOf = normalPhiOf([750, 1250], 3000, 100);
-    expect(story(h.events, 'c:1')).toEqual(['suspect:phi-threshold', 'dead:phi-threshold']);
+    expect(story(h.events, 'c:1')).toEqual(['suspect:phi-threshold', 'dead:suspicion-timeout']);
     expect(h.events[0]).toMatchObject({ previous: 'unknown', address: 'c:1', incarnation: 0 });
     expectAtCrossing(h.events[0], 5000 + crossing(phiOf, 5));
-    expectAtCrossing(h.events[1], 5000 + crossing(phiOf, 12));
+    expect(h.events[1]!.atMs - h.events[0]!.atMs).toBe(4000);
     // Its first beat ever is a join, whatever it was held to be.
     h.core.handleHeartbeat('c:1', beat('cee', 0));
     expect(h.events.at(-1)).toMatchObject({
@@ -302,7 +314,7 @@ describe('peers', () => {
     h.clock.advance(60_000);
     expect(new Set(h.sent.map((s) => s.address))).toEqual(new Set(['b:1']));
     expect(story(h.events, 'c')).toEqual([]);
-    expect(story(h.events, 'b')).toEqual(['suspect:phi-threshold', 'dead:phi-threshold']);
+    expect(story(h.events, 'b')).toEqual(['suspect:phi-threshold', 'dead:suspicion-timeout']);
   });
 });
 

@@ -62,7 +62,7 @@ function cluster(freezeGuard: boolean, peers: readonly string[]) {
   const events: MemberEvent[] = [];
   const buffered: [string, Heartbeat][] = [];
   const a = new HeartbeatCore(
-    { name: 'a', address: 'a:1', incarnation: 1, freezeGuard },
+    { name: 'a', address: 'a:1', incarnation: 1, freezeGuard, deadPhi: 12 },
     { clock: aClock, random: new Random(1), send: () => {}, emit: (e) => events.push(e) },
   );
   const deliverToA = (from: string, heartbeat: Heartbeat): void => {

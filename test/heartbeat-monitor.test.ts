@@ -102,7 +102,7 @@ describe('three monitors on one network', () => {
       expect(world.story(observer, 'm3')).toEqual([
         'alive:joined',
         'suspect:phi-threshold',
-        'dead:phi-threshold',
+        'dead:suspicion-timeout',
       ]);
     }
     expect(world.story('m1', 'm2')).toEqual(['alive:joined']);
@@ -165,7 +165,7 @@ describe('events as an async iterator', () => {
     controller.abort();
     await reading;
     // m3 was never started: a listed peer that never speaks is reported too.
-    expect(seen).toEqual(['m2:alive', 'm3:suspect', 'm3:dead', 'm2:suspect', 'm2:dead']);
+    expect(seen).toEqual(['m2:alive', 'm3:suspect', 'm2:suspect', 'm3:dead', 'm2:dead']);
 
     const late = m1.events();
     const pending = late.next();

@@ -21,7 +21,7 @@ describe('defaults', () => {
     expect(resolveHeartbeatConfig({})).toEqual({
       intervalMs: 1000,
       suspectPhi: 5,
-      deadPhi: 12,
+      deadPhi: Number.POSITIVE_INFINITY,
       suspicionTimeoutMs: 4000,
       awarenessMaxMultiplier: 8,
       maxSampleSize: 1000,
@@ -42,7 +42,7 @@ describe('every tunable is range-checked, naming the option and its range', () =
   const cases: [string, unknown[], RegExp][] = [
     ['intervalMs', [0, -1, 3_600_001, Number.NaN, '1000'], /intervalMs must be a number >= 1 and <= 3600000/],
     ['suspectPhi', [0, -1, 1001, Number.POSITIVE_INFINITY], /suspectPhi must be a number > 0 and <= 1000/],
-    ['deadPhi', [0, 1001, Number.NaN], /deadPhi must be a number > 0 and <= 1000/],
+    ['deadPhi', [0, -1, Number.NaN], /deadPhi must be a number > 0/],
     ['suspicionTimeoutMs', [-1, Number.POSITIVE_INFINITY], /suspicionTimeoutMs must be a number >= 0/],
     ['awarenessMaxMultiplier', [0, 1.5, 1001], /awarenessMaxMultiplier must be an integer >= 1 and <= 1000/],
     ['maxSampleSize', [0, 2.5, 1_000_001], /maxSampleSize must be an integer >= 1 and <= 1000000/],
@@ -61,13 +61,17 @@ describe('every tunable is range-checked, naming the option and its range', () =
     }
   });
 
-  it('deadPhi must exceed suspectPhi', () => {
+  it('deadPhi must exceed suspectPhi, and be at most 1000 or Infinity (off)', () => {
     const error = refusal({ suspectPhi: 8, deadPhi: 8 });
     expect([error.option, error.message]).toEqual([
       'deadPhi',
-      'createHeartbeatMonitor: option deadPhi must be > suspectPhi (8) and <= 1000, got 8',
+      'createHeartbeatMonitor: option deadPhi must be > suspectPhi (8) and <= 1000, or Infinity, got 8',
     ]);
+    expect(refusal({ deadPhi: 1001 }).message).toMatch(
+      /deadPhi must be > suspectPhi \(5\) and <= 1000, or Infinity, got 1001/,
+    );
     expect(() => createHeartbeatMonitor({ suspectPhi: 8, deadPhi: 8.5 })).not.toThrow();
+    expect(() => createHeartbeatMonitor({ deadPhi: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 
   it('a derived default never exceeds its range', () => {

@@ -11,12 +11,17 @@ import { checkChoice, checkNumber, type NumberRange } from '../options.js';
  * Tunables of the heartbeat monitor; durations in milliseconds.
  *
  * With every default, a peer that heartbeats once a second and then stops is suspected after about
- * 4.41 s of silence and held dead after about 4.63 s: mean interval 1 s + acceptable pause 3 s, plus
- * 4.12 (phi 5) and 6.29 (phi 12) standard deviations of at least 100 ms each. While the statistics are
- * young (a peer heard from once has two bootstrap intervals of 750 and 1250 ms, a deviation of 250 ms)
- * the same thresholds fall at 5.03 and 5.57 s. Under the normal model phi climbs faster than the silence
- * grows, so `deadPhi` usually convicts first; the suspicion timeout bounds a suspicion whose phi climbs
- * slowly (jittery peers, the exponential model) and is what local health stretches.
+ * 4.41 s of silence (mean interval 1 s + acceptable pause 3 s + 4.12 standard deviations of at least
+ * 100 ms, phi 5) and held dead 4 s later, at about 8.41 s, when the suspicion times out. While the
+ * statistics are young (a peer heard from once has two bootstrap intervals of 750 and 1250 ms, a
+ * deviation of 250 ms) the suspicion falls at 5.03 s.
+ *
+ * Dead comes from the suspicion timeout by default, not from a second phi threshold: under the normal
+ * model phi climbs much faster than the silence grows once past the mean (phi 12 is only 0.22 s after
+ * phi 5 with the defaults, and phi is infinite 2 s later), so a `deadPhi` would leave a suspect almost no
+ * time to come back. The timeout gives it a window of its own, which local health stretches (Lifeguard).
+ * Set `deadPhi` to convict on phi as well, for example under the exponential model, where phi grows
+ * linearly.
  */
 export interface HeartbeatConfig {
   /**
@@ -30,9 +35,8 @@ export interface HeartbeatConfig {
    */
   readonly suspectPhi: number;
   /**
-   * Phi at which a Suspected peer is declared Dead, above `suspectPhi`. Default 12 (one in 10^12): about
-   * 2.2 standard deviations of silence after the suspicion under the normal model, 4.63 s with the
-   * defaults.
+   * Phi at which a Suspected peer is declared Dead even before its suspicion times out, above
+   * `suspectPhi`. Default `Infinity`: never (see above); 12 would be 4.63 s of silence with the defaults.
    */
   readonly deadPhi: number;
   /**
@@ -65,7 +69,8 @@ const HOUR_MS = 3_600_000;
 const RANGES: { readonly [K in Exclude<keyof HeartbeatConfig, 'distribution'>]: NumberRange } = {
   intervalMs: { min: 1, max: HOUR_MS },
   suspectPhi: { min: 0, minExclusive: true, max: PHI_MAX },
-  deadPhi: { min: 0, minExclusive: true, max: PHI_MAX },
+  // Infinity: Dead from the suspicion timeout only.
+  deadPhi: { min: 0, minExclusive: true, max: Number.POSITIVE_INFINITY },
   suspicionTimeoutMs: { min: 0, max: MAX_DURATION_MS },
   awarenessMaxMultiplier: { min: 1, max: 1000, integer: true },
   // The detector's own ranges, so that a mistake is reported here, under this owner.
@@ -101,12 +106,12 @@ export function resolveHeartbeatConfig(
     checkNumber(owner, key, options[key] ?? fallback, RANGES[key]);
   const intervalMs = number('intervalMs', 1000);
   const suspectPhi = number('suspectPhi', 5);
-  const deadPhi = number('deadPhi', 12);
-  if (deadPhi <= suspectPhi) {
+  const deadPhi = number('deadPhi', Number.POSITIVE_INFINITY);
+  if (deadPhi <= suspectPhi || (deadPhi > PHI_MAX && deadPhi !== Number.POSITIVE_INFINITY)) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'deadPhi',
-      `${owner}: option deadPhi must be > suspectPhi (${suspectPhi}) and <= ${PHI_MAX}, got ${deadPhi}`,
+      `${owner}: option deadPhi must be > suspectPhi (${suspectPhi}) and <= ${PHI_MAX}, or Infinity, got ${deadPhi}`,
     );
   }
   const acceptableHeartbeatPauseMs = number('acceptableHeartbeatPauseMs', 3000);

@@ -422,12 +422,14 @@ export class HeartbeatCore {
     }
     const timeoutAtMs =
       Math.max(peer.suspectedAtMs, evidenceFromMs) + this.awareness.scale(config.suspicionTimeoutMs);
-    if (phi >= config.deadPhi || now >= timeoutAtMs) {
+    // deadPhi Infinity is off: the normal model's phi itself turns infinite a few seconds into a silence.
+    const phiConvicts = config.deadPhi !== Number.POSITIVE_INFINITY && phi >= config.deadPhi;
+    if (phiConvicts || now >= timeoutAtMs) {
       peer.timer?.cancel();
       peer.timer = undefined;
       peer.timerDueMs = Number.POSITIVE_INFINITY;
       this.counters.deaths++;
-      this.transition(peer, DEAD, phi >= config.deadPhi ? 'phi-threshold' : 'suspicion-timeout', now);
+      this.transition(peer, DEAD, phiConvicts ? 'phi-threshold' : 'suspicion-timeout', now);
       return;
     }
     this.arm(peer, Math.min(this.crossingAt(peer, silenceFromMs, config.deadPhi), timeoutAtMs), now);
@@ -438,6 +440,7 @@ export class HeartbeatCore {
    * inverting it can be an ulp short of the level, so this aims a microsecond past it.
    */
   private crossingAt(peer: Peer, fromMs: number, level: number): number {
+    if (level === Number.POSITIVE_INFINITY) return level;
     return fromMs + peer.detector.silenceAtPhi(level) + CROSSING_MARGIN_MS;
   }
 

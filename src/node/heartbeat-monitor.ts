@@ -289,9 +289,9 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
  * Creates a heartbeat monitor over UDP (or the transport the options give). Nothing is bound until
  * `start()`; options are validated here and a mistake throws an `InvalidOptionError` naming the option.
  *
- * With the defaults (one heartbeat a second, `suspectPhi` 5, `deadPhi` 12, Akka's detector settings) a
- * peer that stops is suspected after about 4.4 s of silence and declared dead about 0.2 s later; see
- * {@link HeartbeatConfig} for the arithmetic.
+ * With the defaults (one heartbeat a second, `suspectPhi` 5, a 4 s suspicion timeout, Akka's detector
+ * settings) a peer that stops is suspected after about 4.4 s of silence and declared dead 4 s later,
+ * unless it beats again in between; see {@link HeartbeatConfig} for the arithmetic.
  *
  * @example
  * ```ts
