@@ -59,17 +59,21 @@ describe('fdkit command', () => {
     expect(existsSync(BIN)).toBe(true);
   });
 
-  it('runs the demo from dist and exits 0', () => {
-    const out = execFileSync(process.execPath, [BIN, 'demo', '--seed', '3'], { encoding: 'utf8' });
+  it('runs the detector demo from dist and exits 0', () => {
+    const out = execFileSync(process.execPath, [BIN, 'demo', 'detector', '--seed', '3'], {
+      encoding: 'utf8',
+    });
     expect(out).toContain('Suspected → Dead');
     expect(out).toContain('Timeline:');
   });
 
   it.each([
     [['bogus'], "unknown command 'bogus'"],
-    [['demo', '--seed', 'x'], "flag --seed takes an integer >= 0, got 'x'"],
-    [['demo', '--nope'], "unexpected argument '--nope'"],
-    [['demo', '--seed'], 'flag --seed needs a value'],
+    [['demo', 'detector', '--seed', 'x'], "fdkit demo detector: flag --seed takes an integer >= 0, got 'x'"],
+    [['demo', '--nope'], "fdkit demo: unexpected argument '--nope'; known flags: --plain"],
+    [['demo', '--seed', '3'], "fdkit demo: unexpected argument '--seed'"],
+    [['demo', 'detector', '--seed'], 'flag --seed needs a value'],
+    [['demo', 'detector', '--plain'], "fdkit demo detector: unexpected argument '--plain'"],
   ])('rejects %j with exit status 2 and a message on stderr', (args, message) => {
     const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
     expect(result.status).toBe(2);

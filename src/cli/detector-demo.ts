@@ -1,5 +1,5 @@
 /**
- * `fdkit demo` until the cluster demo exists: a phi-accrual detector with Akka's defaults watches a
+ * `fdkit demo detector`: a phi-accrual detector with Akka's defaults watches a
  * simulated heartbeat stream (jitter, a long pause, then a crash) in virtual time, and the verdicts
  * Alive → Suspected → Dead are printed as they happen, with a bar chart of phi.
  */
@@ -41,7 +41,7 @@ export interface DetectorDemoOptions {
   readonly write: (line: string) => void;
 }
 
-/** The scenario that `fdkit demo` runs. */
+/** The scenario that `fdkit demo detector` runs. */
 export const defaultDemoScenario: Omit<DetectorDemoOptions, 'write'> = {
   seed: 1,
   intervalMs: 1000,
@@ -142,7 +142,7 @@ export function runDetectorDemo(options: DetectorDemoOptions): VerdictChange[] {
   };
 
   write(
-    `fdkit demo: a phi-accrual detector (Akka's defaults: threshold ${akka.threshold}, acceptable pause ` +
+    `fdkit demo detector: a phi-accrual detector (Akka's defaults: threshold ${akka.threshold}, acceptable pause ` +
       `${akka.acceptableHeartbeatPauseMs} ms) watches heartbeats sent every ${options.intervalMs} ms ± ` +
       `${options.jitterMs} ms.`,
   );

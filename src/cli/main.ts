@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { leaveOnSignals, runAgentCommand } from './agent-command.js';
-import { parseFlags, UsageError } from './args.js';
-import { defaultDemoScenario, runDetectorDemo } from './detector-demo.js';
+import { UsageError } from './args.js';
+import { runDemoCommand } from './demo-command.js';
 import { runSimCommand } from './sim-command.js';
 
 const USAGE = `Usage: fdkit <command> [flags]
@@ -16,7 +16,12 @@ Commands:
         [--meta TEXT] [--log-level info]
                                     one cluster member; one JSON line per membership event on stdout,
                                     logs on stderr; SIGINT or SIGTERM leave gracefully
-  demo [--seed N] [--pause-ms MS]   a phi-accrual detector watching a heartbeat stream with a pause
+  demo [--plain]                    a live cluster of 5 member processes on 127.0.0.1: one is killed
+                                    (SIGKILL), one paused for 3 s (SIGSTOP); a table of how each member
+                                    sees the others, then a timeline; ends by itself within 60 s.
+                                    Plain lines when stdout is not a terminal, or with --plain
+  demo detector [--seed N] [--pause-ms MS]
+                                    a phi-accrual detector watching a heartbeat stream with a pause
                                     and a crash, in virtual time
   sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]
       [--pause K:MS] [--partition FRACTION:MS] [--json]
@@ -43,19 +48,13 @@ async function run(argv: readonly string[]): Promise<void> {
       if (node !== undefined) leaveOnSignals(node, exit);
       return;
     }
-    case 'demo': {
-      const flags = parseFlags('demo', rest, {
-        seed: { kind: 'integer', min: 0 },
-        'pause-ms': { kind: 'number', min: 0, max: 20_000 },
-      });
-      runDetectorDemo({
-        ...defaultDemoScenario,
-        seed: (flags.get('seed') as number | undefined) ?? defaultDemoScenario.seed,
-        pauseMs: (flags.get('pause-ms') as number | undefined) ?? defaultDemoScenario.pauseMs,
-        write: (line) => process.stdout.write(`${line}\n`),
+    case 'demo':
+      process.exitCode = await runDemoCommand(rest, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
       });
       return;
-    }
     case 'sim':
       runSimCommand(
         rest,

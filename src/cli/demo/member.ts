@@ -1,0 +1,91 @@
+/**
+ * One member process of `fdkit demo`, started by the demo with `child_process.fork`: a SWIM node on an
+ * ephemeral port of 127.0.0.1 that reports its address, its membership events and, a few times a second,
+ * its view of the cluster over the IPC channel (`messages.ts`).
+ *
+ * Arguments: NAME PROFILE STATUS_INTERVAL_MS [SEED]. It ends when the channel closes: that is how the demo
+ * stops it, and also what happens when the demo dies, so a member never outlives its demo.
+ */
+import { pino } from 'pino';
+import { createNode, type SwimNode } from '../../node/node.js';
+import type { Timer } from '../../runtime/clock.js';
+import { systemClock } from '../../runtime/system.js';
+import type { ProfileName } from '../../swim/profiles.js';
+import type { MemberMessage, StatusMessage } from './messages.js';
+
+const [name, profile, intervalArg, seed] = process.argv.slice(2);
+const intervalMs = Number(intervalArg);
+
+function send(message: MemberMessage): void {
+  // The callback takes send errors, which only happen once the channel is closing; 'disconnect' follows.
+  if (process.connected) process.send?.(message, undefined, {}, () => {});
+}
+
+function status(node: SwimNode): StatusMessage {
+  return {
+    kind: 'status',
+    wallMs: systemClock.wallNow(),
+    localHealth: node.localHealth,
+    members: node
+      .members()
+      .map((m) => ({ name: m.name, state: m.state, incarnation: m.incarnation, phi: m.phi })),
+  };
+}
+
+async function main(): Promise<void> {
+  if (name === undefined || profile === undefined || !(intervalMs > 0) || process.send === undefined) {
+    process.stderr.write('member.js is started by `fdkit demo`, not by hand\n');
+    process.exitCode = 2;
+    return;
+  }
+  const node = createNode({
+    name,
+    bind: '127.0.0.1:0',
+    profile: profile as ProfileName,
+    // 1 instead of the default wall-clock seconds, so that a refutation reads 1 -> 2 in the table. The
+    // default protects a member restarted under the same name, which this demo never does.
+    incarnation: 1,
+    logger: pino({ level: 'warn', base: { node: name } }, process.stderr),
+  });
+  let timer: Timer | undefined;
+  let stopping = false;
+  const stop = (): void => {
+    stopping = true;
+    timer?.cancel();
+    node.shutdown().finally(() => process.exit(0));
+  };
+  process.on('disconnect', stop);
+  // Ctrl-C in a terminal reaches the whole process group; the demo stops its members itself, after it
+  // restored the terminal, by closing their channels.
+  process.on('SIGINT', () => {});
+  for (const type of ['alive', 'suspect', 'dead', 'left', 'update'] as const) {
+    node.on(type, (e) =>
+      send({
+        kind: 'event',
+        type: e.type,
+        member: e.member,
+        incarnation: e.incarnation,
+        cause: e.cause,
+        ...(e.accuser === undefined ? {} : { accuser: e.accuser }),
+        wallMs: e.wallMs,
+      }),
+    );
+  }
+  await node.start();
+  send({ kind: 'ready', address: node.localAddress });
+  const tick = (): void => {
+    if (stopping) return;
+    send(status(node));
+    timer = systemClock.setTimer(intervalMs, tick);
+  };
+  tick();
+  if (seed !== undefined) {
+    // A failed first attempt is not the end: the node keeps retrying its seed in the background.
+    node.join([seed]).catch(() => {});
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`member ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
