@@ -235,7 +235,7 @@ function allAlive(members: readonly Member[]): boolean {
 
 const CAUSES: Record<MemberEvent['type'], readonly TransitionCause[]> = {
   alive: ['joined', 'refuted', 'rejoined'],
-  suspect: ['probe-failed', 'suspect-gossip'],
+  suspect: ['probe-failed', 'connection-refused', 'suspect-gossip'],
   dead: ['suspicion-timeout', 'dead-gossip'],
   left: ['left'],
   update: ['metadata'],
@@ -282,7 +282,7 @@ function checkEvents(net: Net): number {
       if (e.type === 'update') expect(e.previous, where).toBe('alive');
       // A member's own probe or timer is its own accusation; gossip names someone else.
       if (e.type === 'suspect' || e.type === 'dead') {
-        const own = e.cause === 'probe-failed' || e.cause === 'suspicion-timeout';
+        const own = ['probe-failed', 'connection-refused', 'suspicion-timeout'].includes(e.cause);
         expect(e.accuser === m.name, where).toBe(own);
       }
       lastAt = e.atMs;
@@ -836,6 +836,10 @@ describe('SwimCore: the death watch', () => {
     // Its watchers, n1 and n2, each see a refusal; two refusals end the suspicion after one probe timeout.
     expect(allDead - t0).toBeLessThanOrEqual(lan.gossipIntervalMs + lan.probeTimeoutMs + 10);
     for (const watcher of ['n1', 'n2']) {
+      const own = memberEvents(net.get(watcher), 'n3').filter((e) => e.accuser === watcher);
+      expect(own.map((e) => `${e.type}:${e.cause}`)[0], watcher).toMatch(
+        /^suspect:connection-refused$|^dead:/,
+      );
       const c = net.get(watcher).core.counters;
       expect(c.watchesClosed, watcher).toBe(1);
       expect(c.connectsRefused, watcher).toBeGreaterThanOrEqual(1);

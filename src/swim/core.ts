@@ -766,7 +766,7 @@ export class SwimCore {
       'suspect',
       id,
       stateName(current),
-      s.from === this.name ? 'probe-failed' : 'suspect-gossip',
+      s.from !== this.name ? 'suspect-gossip' : s.refused === true ? 'connection-refused' : 'probe-failed',
       suspicion,
     );
     if (s.refused === true) this.checkRefusal(id, suspicion);

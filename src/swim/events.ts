@@ -32,7 +32,12 @@ export type TransitionCause =
    */
   | 'phi-threshold'
   /** Heartbeat monitor: heartbeats of the same life came again from a suspected member. */
-  | 'heartbeat-resumed';
+  | 'heartbeat-resumed'
+  /**
+   * This member's connection to the member's port was refused (after its watch closed, or its ack was
+   * late): its process is gone while its host is up.
+   */
+  | 'connection-refused';
 
 /** A change in the state of a member, or of its metadata (`update`). */
 export interface MemberEvent {
