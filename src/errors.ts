@@ -109,3 +109,29 @@ export class NetworkError extends Error {
     this.address = address;
   }
 }
+
+/**
+ * A trace (`src/trace/trace.ts`) could not be read: a line is not JSON, a field is missing or out of
+ * range, or arrivals go back in time. `line` is the 1-based line number (0 when the text is empty) and
+ * the message starts with `source:line:` so that an editor can jump to it. Its `code` is always
+ * `FDKIT_BAD_TRACE`.
+ *
+ * @example
+ * ```ts
+ * try { parseTrace(text, { source: 'run.jsonl' }); }
+ * catch (e) { if (e instanceof TraceFormatError) console.error(e.message); }
+ * // run.jsonl:17: "seq" must be an integer in [0, 4294967295], got -1
+ * ```
+ */
+export class TraceFormatError extends Error {
+  override readonly name = 'TraceFormatError';
+  /** Stable machine-readable code. */
+  readonly code = 'FDKIT_BAD_TRACE';
+  /** The 1-based number of the offending line; 0 when the trace is empty. */
+  readonly line: number;
+
+  constructor(line: number, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.line = line;
+  }
+}

@@ -17,6 +17,7 @@ export {
   LifecycleError,
   NetworkError,
   type NetworkErrorCode,
+  TraceFormatError,
 } from './errors.js';
 export {
   HEARTBEAT_CONFIG_KEYS,
@@ -53,6 +54,12 @@ export {
 } from './node/node.js';
 export type { NodeCounters } from './node/node-counters.js';
 export type { NodeOptions, TransportFactory } from './node/node-options.js';
+export {
+  type RecordingProgress,
+  type RecordTracesOptions,
+  recordTraces,
+} from './node/trace-recording.js';
+export { type QosMetrics, qosMetrics } from './qos/metrics.js';
 export type { Clock, Timer } from './runtime/clock.js';
 export { Random } from './runtime/random.js';
 export { createSystemClock, entropySeed, type SystemClockOptions, systemClock } from './runtime/system.js';
@@ -101,4 +108,51 @@ export type {
 } from './swim/messages.js';
 export { lan, local, type ProfileName, profiles, wan } from './swim/profiles.js';
 export { expectedTiming, type Timing } from './swim/timing.js';
+export type { DelayModel } from './trace/delay.js';
+export type { Distribution } from './trace/distribution.js';
+export {
+  type GenerateTraceOptions,
+  generateTrace,
+  type RandomPausesOptions,
+  randomPauses,
+  type SenderPause,
+} from './trace/generate.js';
+export { burstyLoss, type LossModel } from './trace/loss.js';
+export { type PeerRecordingStatus, TraceRecorder, type TraceRecorderOptions } from './trace/recorder.js';
+export {
+  type PreparedTrace,
+  prepareTrace,
+  type Replay,
+  replayTrace,
+  type SuspicionInterval,
+} from './trace/replay.js';
+export { summarizeTrace, type TraceSummary } from './trace/summary.js';
+export {
+  type JsonObject,
+  type JsonValue,
+  TRACE_FORMAT,
+  TRACE_VERSION,
+  type Trace,
+  type TraceArrival,
+  type TraceHeader,
+  type TraceRecording,
+} from './trace/trace.js';
+export { checkTrace, formatTrace, parseTrace, type TraceSourceOptions } from './trace/trace-format.js';
 export * from './transport/index.js';
+export {
+  createDetector,
+  DETECTOR_FAMILIES,
+  type DetectorConfig,
+  type DetectorFamily,
+  describeConfig,
+} from './tune/detector-config.js';
+export { type FrontierPoint, paretoFrontier } from './tune/frontier.js';
+export { defaultGrid } from './tune/grid.js';
+export {
+  type DetectionStat,
+  type TuneCandidate,
+  type TuneOptions,
+  type TuneProgress,
+  type TuneResult,
+  tuneDetectors,
+} from './tune/tune.js';

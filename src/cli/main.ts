@@ -3,11 +3,14 @@
  * The `fdkit` command. Each subcommand lives in its own module; this file only dispatches, turns usage
  * mistakes into a message and exit status 2, and keeps stdout for results.
  */
-import { readFileSync } from 'node:fs';
 import { leaveOnSignals, runAgentCommand } from './agent-command.js';
 import { UsageError } from './args.js';
 import { runDemoCommand } from './demo-command.js';
+import { runRecordCommand } from './record-command.js';
 import { runSimCommand } from './sim-command.js';
+import { type CommandIo, runTraceCommand } from './trace-command.js';
+import { runTuneCommand } from './tune-command.js';
+import { packageVersion } from './version.js';
 
 const USAGE = `Usage: fdkit <command> [flags]
 
@@ -26,13 +29,34 @@ Commands:
   sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]
       [--pause K:MS] [--partition FRACTION:MS] [--json]
                                     one seeded simulation of a SWIM cluster; a JSON report with --json
+  trace generate --out FILE [--seconds 3600] [--seed 1] [--interval-ms 1000]
+      [--jitter normal|lognormal|pareto] [--delay-ms 10] [--jitter-ms 5]
+      [--loss P | --burst-loss RATE:LENGTH] [--gc-pauses COUNT:MS] [--crash-at-s S]
+                                    a synthetic heartbeat trace (JSON lines), from one seed
+  trace replay --trace FILE --detector FAMILY[:key=value,...]
+                                    one detector setting over a trace: its QoS metrics as JSON;
+                                    FAMILY is fixed-timeout, chen, phi-normal or phi-exponential
+  record --bind HOST:PORT --peer HOST:PORT [--peer ...] --seconds S --out FILE [--interval-ms 1000]
+         [--name N]                 heartbeats to and from real members; each peer's arrival times as
+                                    a trace (--out with {peer} when there are several)
+  tune --trace FILE [--target-detection MS] [--max-mistakes-per-hour X]
+       [--detection-stat max|p99|mean] [--out DIR]
+                                    sweeps every detector's settings over a trace and recommends one;
+                                    writes report.html, report.json and chart.svg to DIR (fdkit-tune)
   help                              this text
   version                           the package version
 `;
 
-function version(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : 'unknown';
+const io: CommandIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** An abort signal for SIGINT and SIGTERM: a recording ends early and is still written. */
+function signalsAbort(): AbortSignal {
+  const controller = new AbortController();
+  for (const name of ['SIGINT', 'SIGTERM'] as const) process.once(name, () => controller.abort());
+  return controller.signal;
 }
 
 async function run(argv: readonly string[]): Promise<void> {
@@ -62,9 +86,18 @@ async function run(argv: readonly string[]): Promise<void> {
         (text) => process.stderr.write(text),
       );
       return;
+    case 'trace':
+      process.exitCode = runTraceCommand(rest, io);
+      return;
+    case 'tune':
+      process.exitCode = runTuneCommand(rest, io, packageVersion());
+      return;
+    case 'record':
+      process.exitCode = await runRecordCommand(rest, io, signalsAbort());
+      return;
     case 'version':
     case '--version':
-      process.stdout.write(`${version()}\n`);
+      process.stdout.write(`${packageVersion()}\n`);
       return;
     case undefined:
     case 'help':

@@ -18,6 +18,7 @@ import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
 import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { settleUnavailableAt } from './unavailable-at.js';
 
 /** Options of {@link ChenDetector}. */
 export interface ChenOptions {
@@ -131,6 +132,12 @@ export class ChenDetector implements FailureDetector {
 
   isAvailable(atMs?: number): boolean {
     return this.suspicion(atMs) < this.threshold;
+  }
+
+  /** The expected arrival plus the safety margin α (+Infinity before the first heartbeat). */
+  unavailableAtMs(): number {
+    if (!this.isMonitoring) return Number.POSITIVE_INFINITY;
+    return settleUnavailableAt(this.expectedArrivalAtMs + this.threshold, (at) => this.isAvailable(at));
   }
 
   reset(): void {

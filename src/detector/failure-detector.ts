@@ -24,6 +24,14 @@ export interface FailureDetector {
   suspicion(atMs?: number): number;
   /** Whether `suspicion(atMs) < threshold`. A peer never heard from is available. */
   isAvailable(atMs?: number): boolean;
+  /**
+   * The first time at which the detector holds the peer unavailable if no further heartbeat arrives: from
+   * then on `isAvailable` is false until the next heartbeat (suspicion only grows with the silence).
+   * +Infinity before the first heartbeat, since a peer never heard from is available. Optional: the trace
+   * replay (`src/trace/replay.ts`) uses it to evaluate a detector exactly, and searches `isAvailable` for
+   * detectors that lack it.
+   */
+  unavailableAtMs?(): number;
   /** Forgets every heartbeat, as if newly created. */
   reset(): void;
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { settleUnavailableAt } from './unavailable-at.js';
 
 /** Options of {@link FixedTimeoutDetector}. */
 export interface FixedTimeoutOptions {
@@ -67,6 +68,12 @@ export class FixedTimeoutDetector implements FailureDetector {
 
   isAvailable(atMs?: number): boolean {
     return this.suspicion(atMs) < this.threshold;
+  }
+
+  /** The last heartbeat plus the timeout (+Infinity before the first heartbeat). */
+  unavailableAtMs(): number {
+    if (!this.isMonitoring) return Number.POSITIVE_INFINITY;
+    return settleUnavailableAt(this.lastHeartbeatMs + this.threshold, (at) => this.isAvailable(at));
   }
 
   reset(): void {

@@ -28,6 +28,7 @@ import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
 import { exponentialPhiUnchecked, normalDeviationsAtPhi, normalPhiUnchecked } from './phi.js';
 import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { settleUnavailableAt } from './unavailable-at.js';
 
 /** Options of {@link PhiAccrualDetector}; every field has Akka's cluster default. */
 export interface PhiAccrualOptions {
@@ -201,6 +202,19 @@ export class PhiAccrualDetector implements FailureDetector {
       ? this.shiftedMeanMs + normalDeviationsAtPhi(level) * this.stdDeviationMs
       : // phi = (t − pause) / (mean × ln 10), solved for t.
         this.acceptableHeartbeatPauseMs + level * this.meanMs * Math.LN10;
+  }
+
+  /**
+   * The last heartbeat plus the silence at which phi reaches the threshold ({@link silenceAtPhi}, never
+   * before the heartbeat itself), nudged past rounding so that `isAvailable` is false there; +Infinity
+   * before the first heartbeat and for an infinite threshold.
+   */
+  unavailableAtMs(): number {
+    const threshold = this.threshold;
+    if (!this.isMonitoring || threshold === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+    const last = this.lastHeartbeatMs;
+    const estimate = last + Math.max(0, this.silenceAtPhi(threshold));
+    return settleUnavailableAt(estimate, (at) => this.phiAfter(at - last) < threshold);
   }
 
   private phiAfter(timeDiff: number): number {
