@@ -53,6 +53,28 @@ export {
 } from './node/node.js';
 export type { NodeCounters } from './node/node-counters.js';
 export type { NodeOptions, TransportFactory } from './node/node-options.js';
+export {
+  type KnownMember,
+  type LeaderCandidate,
+  type LeaderChange,
+  type LeaderChangeCause,
+  LeaderCore,
+  type LeaderInput,
+} from './omega/leader-core.js';
+export {
+  LeaderHint,
+  type LeaderHintEventMap,
+  type LeaderHintOptions,
+  type MemberEventName,
+  type MembershipSource,
+} from './omega/leader-hint.js';
+export {
+  DEFAULT_STABLE_FOR_MS,
+  type LeaderCoreOptions,
+  type LeaderSelf,
+  type RankFunction,
+} from './omega/leader-options.js';
+export { DEFAULT_PRIORITY, priorityFromMeta } from './omega/priority.js';
 export type { Clock, Timer } from './runtime/clock.js';
 export { Random } from './runtime/random.js';
 export { createSystemClock, entropySeed, type SystemClockOptions, systemClock } from './runtime/system.js';
