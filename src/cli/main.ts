@@ -24,8 +24,10 @@ Commands:
                                     a phi-accrual detector watching a heartbeat stream with a pause
                                     and a crash, in virtual time
   sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]
-      [--pause K:MS] [--partition FRACTION:MS] [--json]
-                                    one seeded simulation of a SWIM cluster; a JSON report with --json
+      [--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--json]
+                                    one seeded simulation of a SWIM cluster; a JSON report with --json;
+                                    --leader runs a leader hint on every member and reports its changes
+                                    and agreement
   help                              this text
   version                           the package version
 `;

@@ -81,10 +81,14 @@ interface Entry {
   rank: number;
   meta: Uint8Array;
   state: MemberStateName;
-  /** Since when it is alive; −∞ for members stable from the start. */
-  eligibleSinceMs: number;
-  /** Fires when it has been eligible for `stableForMs`. */
+  /**
+   * Pending while a comeback waits out `stableForMs`. Stable means alive with no wait pending, or one
+   * due by now: the timer's own due time decides, as `now - since >= stableForMs` would not (floating
+   * point may leave it a hair short when the timer fires).
+   */
   timer: Timer | undefined;
+  /** When the pending wait ends. */
+  stableAtMs: number;
 }
 
 const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank'] as const;
@@ -114,12 +118,9 @@ export class LeaderCore {
     this.options = resolveLeaderOptions(owner, options, KNOWN_OPTIONS);
     const self = this.options.self;
     const own = this.entry(self.name, self.meta);
-    own.eligibleSinceMs = Number.NEGATIVE_INFINITY;
     for (const m of known) {
       if (m.name === self.name || m.state === 'unknown') continue;
-      const e = this.entry(m.name, m.meta);
-      e.state = m.state;
-      e.eligibleSinceMs = m.state === 'alive' ? Number.NEGATIVE_INFINITY : Number.NaN;
+      this.entry(m.name, m.meta).state = m.state;
     }
     this.current = own;
     for (const e of this.entries.values()) if (this.isStable(e) && better(e, this.current)) this.current = e;
@@ -204,8 +205,8 @@ export class LeaderCore {
       rank: this.rankOf(name, m),
       meta: m,
       state: 'alive',
-      eligibleSinceMs: Number.NaN,
       timer: undefined,
+      stableAtMs: Number.NEGATIVE_INFINITY,
     };
     this.entries.set(name, e);
     return e;
@@ -226,7 +227,7 @@ export class LeaderCore {
   }
 
   private isStable(e: Entry): boolean {
-    return e.state === 'alive' && this.clock.now() - e.eligibleSinceMs >= this.options.stableForMs;
+    return e.state === 'alive' && (e.timer === undefined || this.clock.now() >= e.stableAtMs);
   }
 
   private becameEligible(e: Entry, firstHeard: boolean): void {
@@ -235,11 +236,11 @@ export class LeaderCore {
     e.timer = undefined;
     // A member never heard of has no failures to flap between; a comeback has to last first.
     if (firstHeard || this.options.stableForMs === 0) {
-      e.eligibleSinceMs = firstHeard ? Number.NEGATIVE_INFINITY : this.clock.now();
       if (better(e, this.current)) this.change(e, 'stable-better');
       return;
     }
-    e.eligibleSinceMs = this.clock.now();
+    // The same sum as the clock's due time, so that a wait ending now counts as over (see `timer`).
+    e.stableAtMs = this.clock.now() + this.options.stableForMs;
     e.timer = this.clock.setTimer(this.options.stableForMs, () => {
       e.timer = undefined;
       if (!this.stopped && e.state === 'alive' && better(e, this.current)) {
