@@ -16,8 +16,9 @@ Commands:
         [--meta TEXT] [--log-level info]
                                     one cluster member; one JSON line per membership event on stdout,
                                     logs on stderr; SIGINT or SIGTERM leave gracefully
-  demo [--plain]                    a live cluster of 5 member processes on 127.0.0.1: one is killed
-                                    (SIGKILL), one paused for 3 s (SIGSTOP); a table of how each member
+  demo [--plain]                    a live cluster of 5 member processes on 127.0.0.1, each with a
+                                    leader hint: the leader is killed (SIGKILL) and the hints move,
+                                    one member is paused for 3 s (SIGSTOP); a table of how each member
                                     sees the others, then a timeline; ends by itself within 60 s.
                                     Plain lines when stdout is not a terminal, or with --plain
   demo detector [--seed N] [--pause-ms MS]
