@@ -55,6 +55,7 @@ export type { NodeCounters } from './node/node-counters.js';
 export type { NodeOptions, TransportFactory } from './node/node-options.js';
 export {
   type KnownMember,
+  LeaderBaseline,
   type LeaderCandidate,
   type LeaderChange,
   type LeaderChangeCause,

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../src/errors.js';
-import { type LeaderChange, LeaderCore, type LeaderInput } from '../src/omega/leader-core.js';
+import { LeaderBaseline, type LeaderChange, LeaderCore, type LeaderInput } from '../src/omega/leader-core.js';
 import { LeaderHint, type MembershipSource } from '../src/omega/leader-hint.js';
 import { DEFAULT_STABLE_FOR_MS } from '../src/omega/leader-options.js';
 import { priorityFromMeta } from '../src/omega/priority.js';
@@ -367,6 +367,37 @@ describe('LeaderCore: transitions', () => {
   it('defaults stableForMs to ten lan probe intervals', () => {
     expect(DEFAULT_STABLE_FOR_MS).toBe(10 * lan.probeIntervalMs);
     expect(hint('n1', []).core.stableForMs).toBe(10_000);
+  });
+});
+
+describe('LeaderCore: a shared baseline', () => {
+  it('lets many hints start from one ranked view, each changing only its own copy', () => {
+    const baseline = new LeaderBaseline(
+      ['a', 'b', 'c', 'd'].map((name) => ({ name, ...(name === 'c' ? { meta: text('priority=2') } : {}) })),
+    );
+    expect(baseline.members.map((m) => m.name)).toEqual(['c', 'a', 'b', 'd']);
+    const clock = new VirtualClock();
+    const seen: string[] = [];
+    const hints = ['a', 'b', 'd'].map(
+      (self) =>
+        new LeaderCore({ self: { name: self } }, clock, (c) => seen.push(`${self}:${c.leader}`), baseline),
+    );
+    expect(hints.map((h) => h.leader)).toEqual(['c', 'c', 'c']);
+    hints[0]!.observe({ type: 'dead', member: 'c', previous: 'alive' });
+    expect(hints.map((h) => h.leader)).toEqual(['a', 'c', 'c']);
+    // A rank that drops below the baseline's order: the next baseline member leads, not the changed one.
+    hints[1]!.observe({ type: 'update', member: 'c', previous: 'alive' }, text('priority=-1'));
+    expect(hints[1]!.leader).toBe('a');
+    expect(hints[1]!.candidates().map((c) => c.name)).toEqual(['a', 'b', 'd', 'c']);
+    // The baseline itself never changes.
+    expect(baseline.byName.get('c')).toMatchObject({ rank: 2 });
+    expect(hints[2]!.candidates().map((c) => `${c.name} ${c.state} ${c.stable}`)).toEqual([
+      'c alive true',
+      'a alive true',
+      'b alive true',
+      'd alive true',
+    ]);
+    expect(seen).toEqual(['a:a', 'b:a']);
   });
 });
 

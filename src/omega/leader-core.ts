@@ -25,9 +25,11 @@ import type { MemberEvent } from '../swim/events.js';
 import type { MemberStateName } from '../swim/member-state.js';
 import {
   type LeaderCoreOptions,
+  type RankFunction,
   type ResolvedLeaderOptions,
   resolveLeaderOptions,
 } from './leader-options.js';
+import { priorityFromMeta } from './priority.js';
 
 /** Why the leader changed. */
 export type LeaderChangeCause =
@@ -76,8 +78,43 @@ export interface KnownMember {
 /** The parts of a {@link MemberEvent} the hint reads. */
 export type LeaderInput = Pick<MemberEvent, 'type' | 'member' | 'previous'>;
 
-interface Entry {
+/** A member and its rank. */
+interface Ranked {
   readonly name: string;
+  readonly rank: number;
+  readonly meta: Uint8Array;
+}
+
+/**
+ * The members known alive at start, ranked once, best first, and shared read-only by any number of
+ * hints: each hint then holds only what changed since (the simulator runs one hint per member, all from
+ * the same view, and would otherwise hold n² entries).
+ */
+export class LeaderBaseline {
+  /** Best-ranked first. */
+  readonly members: readonly Ranked[];
+  readonly byName: ReadonlyMap<string, Ranked>;
+
+  /**
+   * @param alive - members alive at start (their state is not read)
+   * @param rank - the rank function of the hints that will share it; default: {@link priorityFromMeta}
+   */
+  constructor(
+    alive: Iterable<{ readonly name: string; readonly meta?: Uint8Array }>,
+    rank: RankFunction = defaultRank,
+  ) {
+    const members = [...alive].map((m) => {
+      const meta = m.meta ?? EMPTY;
+      return { name: m.name, rank: rankOf(rank, m.name, meta), meta };
+    });
+    members.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    this.members = members;
+    this.byName = new Map(members.map((m) => [m.name, m]));
+  }
+}
+
+/** A member this hint holds on its own: the local one, and any whose state changed since the start. */
+interface Entry extends Ranked {
   rank: number;
   meta: Uint8Array;
   state: MemberStateName;
@@ -93,12 +130,15 @@ interface Entry {
 
 const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank'] as const;
 const EMPTY = new Uint8Array(0);
+const defaultRank: RankFunction = (_name, meta) => priorityFromMeta(meta);
 
 /** The sans-I/O leader hint of one member. */
 export class LeaderCore {
+  /** The local member, members changed since the start, and members first heard of later. */
   private readonly entries = new Map<string, Entry>();
+  private readonly baseline: LeaderBaseline;
   private readonly options: ResolvedLeaderOptions;
-  private current: Entry;
+  private current: Ranked;
   private changes = 0;
   private stopped = false;
 
@@ -106,24 +146,31 @@ export class LeaderCore {
    * @param options - see {@link LeaderCoreOptions}; validated here
    * @param clock - time for `stableForMs` and the changes' timestamps
    * @param onChange - called synchronously on every change of the leader
-   * @param known - the members known at start (stable at once); the local member is added if missing
+   * @param known - the members known at start, in any state (the alive ones are stable at once), or a
+   *   {@link LeaderBaseline} of alive members shared with other hints (ranked by the same function)
    */
   constructor(
     options: LeaderCoreOptions,
     private readonly clock: Clock,
     private readonly onChange: (change: LeaderChange) => void,
-    known: Iterable<KnownMember> = [],
+    known: Iterable<KnownMember> | LeaderBaseline = [],
     owner = 'LeaderCore',
   ) {
     this.options = resolveLeaderOptions(owner, options, KNOWN_OPTIONS);
     const self = this.options.self;
-    const own = this.entry(self.name, self.meta);
-    for (const m of known) {
-      if (m.name === self.name || m.state === 'unknown') continue;
-      this.entry(m.name, m.meta).state = m.state;
+    this.entry(self.name, self.meta);
+    if (known instanceof LeaderBaseline) {
+      this.baseline = known;
+    } else {
+      const alive: KnownMember[] = [];
+      for (const m of known) {
+        if (m.name === self.name || m.state === 'unknown') continue;
+        if (m.state === 'alive') alive.push(m);
+        else this.entry(m.name, m.meta).state = m.state;
+      }
+      this.baseline = new LeaderBaseline(alive, this.options.rank);
     }
-    this.current = own;
-    for (const e of this.entries.values()) if (this.isStable(e) && better(e, this.current)) this.current = e;
+    this.current = this.bestStable();
   }
 
   /** The member this hint names leader now: never empty, since the local member is always a candidate. */
@@ -153,18 +200,16 @@ export class LeaderCore {
    */
   observe(event: LeaderInput, meta?: Uint8Array): void {
     if (this.stopped || event.member === this.options.self.name) return;
-    const known = this.entries.get(event.member);
-    const e = known ?? this.entry(event.member, meta);
-    const rankChanged = known !== undefined && meta !== undefined && this.setMeta(e, meta);
+    const held = this.entries.get(event.member);
+    const base = held === undefined ? this.baseline.byName.get(event.member) : undefined;
+    const known = held !== undefined || base !== undefined;
+    const e = held ?? this.entry(event.member, base?.meta ?? meta, base?.rank);
+    const rankChanged = known && meta !== undefined && this.setMeta(e, meta);
     switch (event.type) {
       case 'alive':
       case 'update':
         // `previous` alive: an update about a member this hint had not heard of, alive all along.
-        if (e.state !== 'alive' || known === undefined)
-          this.becameEligible(
-            e,
-            event.previous !== 'suspect' && event.previous !== 'dead' && event.previous !== 'left',
-          );
+        if (e.state !== 'alive' || !known) this.becameEligible(e, !isComeback(event.previous));
         else if (rankChanged) this.rankChanged(e);
         return;
       case 'suspect':
@@ -184,9 +229,16 @@ export class LeaderCore {
 
   /** Every member the hint knows, best-ranked first, with whether it is eligible and stable. */
   candidates(): LeaderCandidate[] {
-    return [...this.entries.values()]
-      .sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0))
-      .map((e) => ({ name: e.name, rank: e.rank, state: e.state, stable: this.isStable(e) }));
+    const all: LeaderCandidate[] = [...this.entries.values()].map((e) => ({
+      name: e.name,
+      rank: e.rank,
+      state: e.state,
+      stable: this.isStable(e),
+    }));
+    for (const b of this.baseline.members) {
+      if (!this.entries.has(b.name)) all.push({ name: b.name, rank: b.rank, state: 'alive', stable: true });
+    }
+    return all.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
   }
 
   /** Cancels the timers; later events are ignored and the leader stays as it was. */
@@ -198,29 +250,27 @@ export class LeaderCore {
     }
   }
 
-  private entry(name: string, meta: Uint8Array | undefined): Entry {
+  /** A member of this hint's own, from now on preferred to the baseline's (which stays untouched). */
+  private entry(name: string, meta: Uint8Array | undefined, rank?: number): Entry {
     const m = meta ?? EMPTY;
     const e: Entry = {
       name,
-      rank: this.rankOf(name, m),
+      rank: rank ?? rankOf(this.options.rank, name, m),
       meta: m,
       state: 'alive',
       timer: undefined,
       stableAtMs: Number.NEGATIVE_INFINITY,
     };
     this.entries.set(name, e);
+    // The leader object may have been the baseline's.
+    if (this.current?.name === name) this.current = e;
     return e;
-  }
-
-  private rankOf(name: string, meta: Uint8Array): number {
-    const rank = this.options.rank(name, meta);
-    return Number.isNaN(rank) ? Number.NEGATIVE_INFINITY : rank;
   }
 
   /** Stores new metadata; whether the rank changed. */
   private setMeta(e: Entry, meta: Uint8Array): boolean {
     e.meta = meta;
-    const rank = this.rankOf(e.name, meta);
+    const rank = rankOf(this.options.rank, e.name, meta);
     if (rank === e.rank) return false;
     e.rank = rank;
     return true;
@@ -253,25 +303,33 @@ export class LeaderCore {
     e.state = state;
     e.timer?.cancel();
     e.timer = undefined;
-    if (e === this.current) this.change(this.bestStable(), `leader-${state}`);
+    if (e.name === this.current.name) this.change(this.bestStable(), `leader-${state}`);
   }
 
   private rankChanged(e: Entry): void {
-    if (e === this.current || (this.isStable(e) && better(e, this.current))) {
+    if (e.name === this.current.name || (this.isStable(e) && better(e, this.current))) {
       const best = this.bestStable();
-      if (best !== this.current) this.change(best, 'rank-changed');
+      if (best.name !== this.current.name) this.change(best, 'rank-changed');
     }
   }
 
-  /** The best-ranked stable member: the local member at worst. */
-  private bestStable(): Entry {
-    let best = this.entries.get(this.options.self.name)!;
+  /**
+   * The best-ranked stable member: the local member at worst. The baseline's members are in rank order,
+   * so its first one this hint holds nothing else about is its best; the rest are this hint's own.
+   */
+  private bestStable(): Ranked {
+    let best: Ranked = this.entries.get(this.options.self.name)!;
+    for (const b of this.baseline.members) {
+      if (this.entries.has(b.name)) continue;
+      if (better(b, best)) best = b;
+      break;
+    }
     for (const e of this.entries.values()) if (better(e, best) && this.isStable(e)) best = e;
     return best;
   }
 
-  private change(to: Entry, cause: LeaderChangeCause): void {
-    if (to === this.current) return;
+  private change(to: Ranked, cause: LeaderChangeCause): void {
+    if (to.name === this.current.name) return;
     const previous = this.current.name;
     this.current = to;
     this.changes++;
@@ -286,7 +344,18 @@ export class LeaderCore {
   }
 }
 
+/** A suspicion refuted, or a return from death or a departure: what may be a flap. */
+function isComeback(previous: LeaderInput['previous']): boolean {
+  return previous === 'suspect' || previous === 'dead' || previous === 'left';
+}
+
+/** `rank(name, meta)`, with NaN ranking last. */
+function rankOf(rank: RankFunction, name: string, meta: Uint8Array): number {
+  const r = rank(name, meta);
+  return Number.isNaN(r) ? Number.NEGATIVE_INFINITY : r;
+}
+
 /** Whether `a` ranks before `b`: higher rank, then the smaller name (by code unit, as on every host). */
-function better(a: Entry, b: Entry): boolean {
+function better(a: Pick<Ranked, 'name' | 'rank'>, b: Pick<Ranked, 'name' | 'rank'>): boolean {
   return a.rank > b.rank || (a.rank === b.rank && a.name < b.name);
 }

@@ -12,7 +12,7 @@
  * a restarted member starts a fresh hint.
  */
 import { InvalidOptionError } from '../errors.js';
-import { LeaderCore } from '../omega/leader-core.js';
+import { LeaderBaseline, LeaderCore } from '../omega/leader-core.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import { Random } from '../runtime/random.js';
 import { VirtualClock } from '../runtime/virtual-clock.js';
@@ -182,13 +182,22 @@ export class Simulation {
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
     for (let i = 0; i < nodes; i++) this.seeds.push(this.pickSeeds(i, nodes));
+    // The members that start formed share one ranked view; each hint holds only what changes.
+    const baseline =
+      this.leaders === undefined
+        ? undefined
+        : new LeaderBaseline(
+            Array.from({ length: nodes }, (_, i) => ({ name: simName(i) })).filter(
+              (_, i) => i !== this.joiner,
+            ),
+          );
     const startIncarnation = Math.floor(this.clock.wallNow() / 1000);
     for (let i = 0; i < nodes; i++) {
       if (i === this.joiner) continue;
       const core = this.createCore(i);
       core.assumeDirectoryMembers(startIncarnation, this.joiner >= 0 ? [this.joiner] : []);
       this.processes[i]!.core = core;
-      this.startLeader(i, core);
+      this.startLeader(i, core, baseline);
       core.start();
     }
     this.schedule();
@@ -504,15 +513,18 @@ export class Simulation {
     else this.metrics.restarted(i);
   }
 
-  /** A fresh leader hint for member `i`, from what its new core knows, on its process's clock. */
-  private startLeader(i: number, core: SwimCore): void {
+  /**
+   * A fresh leader hint for member `i`, on its process's clock, from `baseline` (the shared start) or
+   * from what its new core knows (a restart, the joiner: itself only).
+   */
+  private startLeader(i: number, core: SwimCore, baseline?: LeaderBaseline): void {
     if (this.leaders === undefined) return;
     this.leaders[i]?.stop();
     this.leaders[i] = new LeaderCore(
       { self: { name: core.name }, stableForMs: this.stableForMs },
       this.processes[i]!,
       () => this.leaderChanges++,
-      core.members(),
+      baseline ?? core.members(),
       OWNER,
     );
   }
