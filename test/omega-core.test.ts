@@ -2,19 +2,31 @@
  * The leader hint (`src/omega/`): the default rank from metadata, the sans-I/O core's rules on a virtual
  * clock (ranking, moving at once off an ineligible leader, the hysteresis of a comeback, epochs, every
  * transition), option validation, and `LeaderHint` on real `createNode` members over the in-memory
- * network, where killing the leader moves every survivor's hint to the same next leader.
+ * network, where killing the leader moves every survivor's hint to the same next leader, and on heartbeat
+ * monitors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../src/errors.js';
+import { createHeartbeatMonitor } from '../src/node/heartbeat-monitor.js';
 import { LeaderBaseline, type LeaderChange, LeaderCore, type LeaderInput } from '../src/omega/leader-core.js';
 import { LeaderHint, type MembershipSource } from '../src/omega/leader-hint.js';
 import { DEFAULT_STABLE_FOR_MS } from '../src/omega/leader-options.js';
 import { priorityFromMeta } from '../src/omega/priority.js';
+import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
 import type { MemberEvent } from '../src/swim/events.js';
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';
-import { holds, MEMORY_CONFIG, type Member, MemoryCluster, thrown } from './support/node-harness.js';
+import { MemoryNetwork } from '../src/transport/memory.js';
+import {
+  holds,
+  MEMORY_CONFIG,
+  type Member,
+  MemoryCluster,
+  run,
+  runUntil,
+  thrown,
+} from './support/node-harness.js';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -574,5 +586,55 @@ describe('LeaderHint on createNode members (in-memory network, virtual time)', (
     await c.runUntil(() => hints.every((h) => h.leader === 'n5'), 10_000, 'every member to name n5');
     expect(hints.map((h) => h.epoch)).toEqual([1, 1, 1, 1, 1]);
     for (const h of hints) h.stop();
+  });
+});
+
+describe('LeaderHint on heartbeat monitors (in-memory network, virtual time)', () => {
+  const address = (i: number): string => `10.0.0.${i}:7947`;
+  const peers = [1, 2, 3].map((i) => ({ name: `m${i}`, address: address(i) }));
+
+  it('names the smallest name among the peers heard from; moves when it stops and takes it back after stableForMs', async () => {
+    const clock = new VirtualClock();
+    const network = new MemoryNetwork({ clock });
+    const create = (i: number, incarnation: number) =>
+      createHeartbeatMonitor({
+        name: `m${i}`,
+        bind: address(i),
+        peers,
+        incarnation,
+        transport: (o) => network.createTransport(o),
+        clock,
+        random: new Random(i),
+        localHealth: false,
+      });
+    const monitors = [create(1, 1), create(2, 1), create(3, 1)];
+    for (const m of monitors) await m.start();
+    // Self from localName; peers not heard from yet are no candidates.
+    const hints = monitors.map((m) => new LeaderHint(m, { clock, stableForMs: 5000 }));
+    expect(hints.map((h) => h.leader)).toEqual(['m1', 'm2', 'm3']);
+    await run(clock, 3000);
+    expect(hints.map((h) => h.leader)).toEqual(['m1', 'm1', 'm1']);
+
+    await monitors[0]!.shutdown();
+    await runUntil(clock, () => hints[1]!.leader === 'm2' && hints[2]!.leader === 'm2', 20_000, 'm2 to lead');
+    const restarted = create(1, 2);
+    await restarted.start();
+    await runUntil(
+      clock,
+      () => monitors[1]!.peers().some((p) => p.name === 'm1' && p.state === 'alive'),
+      10_000,
+      'm1 back',
+    );
+    const backAt = clock.now();
+    await runUntil(
+      clock,
+      () => hints[1]!.leader === 'm1' && hints[2]!.leader === 'm1',
+      20_000,
+      'm1 to lead again',
+    );
+    expect(clock.now() - backAt).toBeGreaterThanOrEqual(4000);
+    expect(hints[1]!.epoch).toBe(3);
+    for (const h of hints) h.stop();
+    await Promise.all([...monitors.slice(1), restarted].map((m) => m.shutdown()));
   });
 });
