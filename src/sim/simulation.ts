@@ -530,12 +530,13 @@ export class Simulation {
   }
 
   private leaderReport(live: readonly number[]): LeaderReport {
+    const end = this.leaderConsensus(live);
     return {
       stableForMs: this.stableForMs,
       changes: this.leaderChanges,
       agreeAfterMs: Number.isNaN(this.leaderAgreedAtMs) ? null : this.leaderAgreedAtMs - this.lastFaultEndMs,
-      disagreeingAtEnd: this.leaderConsensus(live).disagreeing,
-      leaderAtEnd: this.leaderConsensus(live).leader,
+      disagreeingAtEnd: end.disagreeing,
+      leaderAtEnd: end.leader,
     };
   }
 
