@@ -59,6 +59,29 @@ export {
   type RecordTracesOptions,
   recordTraces,
 } from './node/trace-recording.js';
+export {
+  type KnownMember,
+  LeaderBaseline,
+  type LeaderCandidate,
+  type LeaderChange,
+  type LeaderChangeCause,
+  LeaderCore,
+  type LeaderInput,
+} from './omega/leader-core.js';
+export {
+  LeaderHint,
+  type LeaderHintEventMap,
+  type LeaderHintOptions,
+  type MemberEventName,
+  type MembershipSource,
+} from './omega/leader-hint.js';
+export {
+  DEFAULT_STABLE_FOR_MS,
+  type LeaderCoreOptions,
+  type LeaderSelf,
+  type RankFunction,
+} from './omega/leader-options.js';
+export { DEFAULT_PRIORITY, priorityFromMeta } from './omega/priority.js';
 export { type QosMetrics, qosMetrics } from './qos/metrics.js';
 export type { Clock, Timer } from './runtime/clock.js';
 export { Random } from './runtime/random.js';

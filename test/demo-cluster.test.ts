@@ -1,8 +1,9 @@
 /**
  * End-to-end test of `fdkit demo` from the build (`npm test` builds before vitest runs), with stdout
  * piped, so that it prints plain lines: it runs its five member processes to the end of the scenario
- * and exits 0 within 60 s; every line is plain text; the killed member is held dead by all four
- * survivors; the paused member gets no death and is held alive again; and no member process is left.
+ * and exits 0 within 60 s; every line is plain text; the killed member, the leader, is held dead by all
+ * four survivors, whose leader hints all move to the same new leader; the paused member gets no death
+ * and is held alive again; and no member process is left.
  * Also: SIGINT ends the demo and its members at once, and a demo killed outright takes its members with
  * it (their IPC channel closes).
  *
@@ -167,6 +168,44 @@ describe('fdkit demo, stdout piped', () => {
     expect([...sawDead].sort()).toEqual(survivors);
     expect(lines).toContainEqual(
       expect.stringMatching(/^ {4}held dead by all 4 survivors after \d+\.\d\ds$/),
+    );
+  });
+
+  it("the killed member led, and every survivor's leader hint moved off it to the same new leader", () => {
+    const formedLine = events.find((e) => e.startsWith('formed: '));
+    expect(formedLine).toMatch(new RegExp(`and names ${killed} leader,`));
+    const survivors = names.filter((n) => n !== killed).sort();
+    const after = events.slice(events.findIndex((e) => e.startsWith(`SIGKILL ${killed} `)));
+    // Each survivor's last change after the kill (before the pause) is to the new leader.
+    const beforePause = after.slice(
+      0,
+      Math.max(
+        0,
+        after.findIndex((e) => e.startsWith('SIGSTOP ')),
+      ),
+    );
+    const lastNamed = new Map<string, string>();
+    for (const e of beforePause) {
+      const m = /^(\S+) names (\S+) leader \(epoch \d+, [a-z-]+\)$/.exec(e);
+      if (m !== null) lastNamed.set(m[1]!, m[2]!);
+    }
+    expect([...lastNamed.keys()].sort()).toEqual(survivors);
+    const leaders = new Set(lastNamed.values());
+    expect(leaders.size, JSON.stringify([...lastNamed])).toBe(1);
+    const [leader] = leaders;
+    expect(leader).not.toBe(killed);
+    expect(survivors).toContain(leader);
+    expect(events).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^every survivor names ${leader} leader, \\d+\\.\\d\\ds after the SIGKILL of ${killed}$`),
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^ {4}leader hint: every survivor moved from ${killed} to ${leader} within \\d+\\.\\d\\ds$`,
+        ),
+      ),
     );
   });
 

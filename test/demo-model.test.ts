@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ClusterView } from '../src/cli/demo/cluster-view.js';
-import { falseDeaths, measureCrash, measurePause } from '../src/cli/demo/measure.js';
-import type { EventMessage, StatusMessage } from '../src/cli/demo/messages.js';
+import { falseDeaths, measureCrash, measureLeaderMove, measurePause } from '../src/cli/demo/measure.js';
+import type { EventMessage, LeaderMessage, StatusMessage } from '../src/cli/demo/messages.js';
 import { parseMemberMessage } from '../src/cli/demo/messages.js';
 import {
+  agreedLeader,
   backFromPause,
   describeViews,
   formed,
@@ -43,17 +44,29 @@ function event(
   };
 }
 
-/** A status report of `observer` holding each member as `states` says (alive at inc 1 otherwise). */
+/** A change of a member's leader hint. */
+function leader(to: string, previous: string, epoch: number, cause = 'leader-suspect'): LeaderMessage {
+  return { kind: 'leader', leader: to, previous, epoch, cause, wallMs: 0 };
+}
+
+/**
+ * A status report of `observer` holding each member as `states` says (alive at inc 1 otherwise), its
+ * hint naming `named` at `epoch` (n5, the top priority, at epoch 1 by default).
+ */
 function status(
   observer: string,
   states: Record<string, [MemberStateName, number]> = {},
   localHealth = 0,
   phi = 0.5,
+  named = 'n5',
+  epoch = 1,
 ): StatusMessage {
   return {
     kind: 'status',
     wallMs: 0,
     localHealth,
+    leader: named,
+    epoch,
     members: NAMES.map((name) => {
       const [state, incarnation] = states[name] ?? ['alive', 1];
       return { name, state, incarnation, phi: name === observer ? 0 : phi };
@@ -86,6 +99,11 @@ function crash(view: ClusterView): void {
   view.event('n3', event('dead', 'n5', 1, 'dead-gossip', 'n2'), 5960);
   // n4 never suspected it: the death is its first word about n5.
   view.event('n4', event('dead', 'n5', 1, 'dead-gossip', 'n2'), 6000);
+  // Each hint moves to n1 at the first suspicion or death it holds.
+  view.leader('n1', leader('n1', 'n5', 2), 5400);
+  view.leader('n2', leader('n1', 'n5', 2), 5450);
+  view.leader('n3', leader('n1', 'n5', 2), 5460);
+  view.leader('n4', leader('n1', 'n5', 2, 'leader-dead'), 6000);
 }
 
 /**
@@ -128,6 +146,27 @@ describe('ClusterView', () => {
     expect(view.observations).toHaveLength(20);
   });
 
+  it("keeps each member's leader from its hint's changes and status reports, logging each change once", () => {
+    const view = new ClusterView(NAMES);
+    expect(view.member('n2').leader).toBeUndefined();
+    // The hint's first leader (epoch 0) only shows in a status report.
+    view.status('n2', status('n2', {}, 0, 0.5, 'n2', 0), 100, 100);
+    expect(view.member('n2')).toMatchObject({ leader: 'n2', epoch: 0 });
+    expect(view.leader('n2', leader('n5', 'n2', 1, 'stable-better'), 150)).toEqual({
+      atMs: 150,
+      observer: 'n2',
+      leader: 'n5',
+      previous: 'n2',
+      epoch: 1,
+      cause: 'stable-better',
+    });
+    // A status report of the same epoch, or a repeated change, adds nothing.
+    view.status('n2', status('n2'), 200, 200);
+    expect(view.leader('n2', leader('n5', 'n2', 1, 'stable-better'), 250)).toBeUndefined();
+    expect(view.leaderChanges).toHaveLength(1);
+    expect(view.member('n2')).toMatchObject({ leader: 'n5', epoch: 1 });
+  });
+
   it('tracks the processes: stopped and continued, killed stays killed after its exit', () => {
     const view = formedView();
     view.fault('SIGSTOP', 'n4', 1000);
@@ -162,6 +201,24 @@ describe('phase predicates', () => {
     expect(heldDead(view, 'n5')).toBe(false);
     for (const o of ['n2', 'n3', 'n4']) view.event(o, event('dead', 'n5', 1, 'dead-gossip'), 5200);
     expect(heldDead(view, 'n5')).toBe(true);
+  });
+
+  it('sees a leader agreed only when every running member names the same running member', () => {
+    const view = formedView();
+    expect(agreedLeader(view)).toBe('n5');
+    view.fault('SIGKILL', 'n5', 5000);
+    // Everyone still names the killed member: no live leader.
+    expect(agreedLeader(view)).toBeUndefined();
+    view.leader('n1', leader('n1', 'n5', 2), 5400);
+    view.leader('n2', leader('n1', 'n5', 2), 5400);
+    view.leader('n3', leader('n1', 'n5', 2), 5400);
+    expect(agreedLeader(view)).toBeUndefined();
+    view.leader('n4', leader('n1', 'n5', 2), 5500);
+    expect(agreedLeader(view)).toBe('n1');
+    // A stopped member is not asked.
+    view.fault('SIGSTOP', 'n4', 6000);
+    view.leader('n4', leader('n4', 'n1', 3), 6100);
+    expect(agreedLeader(view)).toBe('n1');
   });
 
   it('reads health from the latest status reports', () => {
@@ -220,6 +277,32 @@ describe('measurements', () => {
     );
   });
 
+  it('measures where the leader hints went: off the killed leader, all to n1, the last 1 s after the kill', () => {
+    const view = formedView();
+    crash(view);
+    const l = measureLeaderMove(view, 'n5')!;
+    expect(l).toMatchObject({ member: 'n5', leader: 'n1', wasLeader: true, allMs: 1000 });
+    expect(l.survivors).toEqual(['n1', 'n2', 'n3', 'n4']);
+    expect(l.changes.map((c) => c.observer)).toEqual(['n1', 'n2', 'n3', 'n4']);
+  });
+
+  it('has no new leader while the survivors disagree, and knows when the killed member did not lead', () => {
+    const view = formedView();
+    view.fault('SIGKILL', 'n5', 5000);
+    view.leader('n1', leader('n1', 'n5', 2), 5400);
+    const split = measureLeaderMove(view, 'n5')!;
+    expect(split).toMatchObject({ leader: undefined, wasLeader: false, allMs: undefined });
+    expect(reportLines(view, 'n5', 'n4')).toContain(
+      '    leader hint: the survivors do not agree on a leader',
+    );
+    const other = formedView();
+    other.fault('SIGKILL', 'n3', 5000);
+    expect(measureLeaderMove(other, 'n3')).toMatchObject({ leader: 'n5', wasLeader: false, allMs: 0 });
+    expect(reportLines(other, 'n3', 'n4')).toContain(
+      '    leader hint: n3 did not lead; every survivor names n5',
+    );
+  });
+
   it('measures the pause: suspicions, the refutation, the new incarnation everywhere, no death', () => {
     const view = formedView();
     crash(view);
@@ -262,6 +345,7 @@ describe('measurements', () => {
   it('measures nothing for faults that did not happen', () => {
     const view = formedView();
     expect(measureCrash(view, 'n5')).toBeUndefined();
+    expect(measureLeaderMove(view, 'n5')).toBeUndefined();
     expect(measurePause(view, 'n4')).toBeUndefined();
   });
 });
@@ -275,13 +359,18 @@ describe('report', () => {
       'Timeline of the crash (times from the SIGKILL of n5 at 5.00s)',
       '    +0.00s  SIGKILL n5 (pid 1004)',
       '    +0.40s  n1 sees n5 suspect (inc 1, probe-failed, accuser n1)',
+      '    +0.40s  n1 names n1 leader (epoch 2, leader-suspect)',
       '    +0.45s  n2 sees n5 suspect (inc 1, suspect-gossip, accuser n1)',
+      '    +0.45s  n2 names n1 leader (epoch 2, leader-suspect)',
       '    +0.46s  n3 sees n5 suspect (inc 1, suspect-gossip, accuser n1)',
+      '    +0.46s  n3 names n1 leader (epoch 2, leader-suspect)',
       '    +0.90s  n2 sees n5 dead (inc 1, suspicion-timeout, accuser n2)',
       '    +0.95s  n1 sees n5 dead (inc 1, dead-gossip, accuser n2)',
       '    +0.96s  n3 sees n5 dead (inc 1, dead-gossip, accuser n2)',
       '    +1.00s  n4 sees n5 dead (inc 1, dead-gossip, accuser n2)',
+      '    +1.00s  n4 names n1 leader (epoch 2, leader-dead)',
       '    +1.00s  every survivor (n1, n2, n3 and n4) holds n5 dead',
+      '    +1.00s  every survivor (n1, n2, n3 and n4) names n1 leader',
       '',
       'Timeline of the pause (times from the SIGSTOP of n4 at 10.00s)',
       '    +0.00s  SIGSTOP n4 (pid 1003)',
@@ -297,6 +386,7 @@ describe('report', () => {
       '  crash of n5 (SIGKILL at 5.00s)',
       '    first suspected after 0.40s, first declared dead after 0.90s',
       '    held dead by all 4 survivors after 1.00s',
+      '    leader hint: every survivor moved from n5 to n1 within 1.00s',
       '  pause of n4 (SIGSTOP for 3.00s at 10.00s)',
       '    suspected by n2 and n1, first after 1.50s',
       '    refuted 0.02s after SIGCONT, incarnation 1 -> 2',
@@ -323,6 +413,7 @@ describe('IPC messages', () => {
       { kind: 'ready', address: '127.0.0.1:4000' },
       event('suspect', 'n2', 3, 'probe-failed', 'n1'),
       event('alive', 'n2', 3, 'joined'),
+      leader('n1', 'n5', 4),
       {
         ...status('n1'),
         members: [{ name: 'n2', state: 'dead', incarnation: 1, phi: Number.POSITIVE_INFINITY }],
@@ -351,6 +442,10 @@ describe('IPC messages', () => {
       { ...status('n1'), members: [{ name: 'n2', state: 'zombie', incarnation: 1, phi: 0 }] },
     ],
     ['a negative health', { ...status('n1'), localHealth: -1 }],
+    ['a status without a leader', { ...status('n1'), leader: undefined }],
+    ['a status with a fractional epoch', { ...status('n1'), epoch: 0.5 }],
+    ['a leader change without its previous leader', { ...leader('n1', 'n5', 1), previous: 7 }],
+    ['a leader change with a negative epoch', leader('n1', 'n5', -1)],
   ])('rejects %s', (_what, value) => {
     expect(parseMemberMessage(value)).toBeUndefined();
   });
@@ -368,6 +463,14 @@ describe('scenario', () => {
     expect(demoScenario.names).toContain(demoScenario.killed);
     expect(demoScenario.names).toContain(demoScenario.paused);
     expect(new Set([seed, demoScenario.killed, demoScenario.paused]).size).toBe(3);
+  });
+
+  it('kills the leader: the top priority; the next one is neither the paused member nor the killed one', () => {
+    const p = demoScenario.priorities;
+    const ranked = [...demoScenario.names].sort((a, b) => p[b]! - p[a]!);
+    expect(new Set(demoScenario.names.map((n) => p[n])).size).toBe(demoScenario.names.length);
+    expect(ranked[0]).toBe(demoScenario.killed);
+    expect(ranked[1]).not.toBe(demoScenario.paused);
   });
 
   it('continues the paused member well before any suspicion of it could end in a death', () => {

@@ -38,6 +38,9 @@ function status(
     kind: 'status',
     wallMs: 0,
     localHealth,
+    // n5 led until it was killed; the others moved to n1, except n4, stopped before its report said so.
+    leader: observer === 'n4' ? 'n5' : 'n1',
+    epoch: observer === 'n4' ? 1 : 2,
     members: NAMES.map((name) => {
       const [state, incarnation, phi] = held[name] ?? ['alive', 1, 0.2];
       return { name, state, incarnation, phi: name === observer ? 0 : phi };
@@ -116,13 +119,12 @@ describe('format', () => {
 });
 
 describe('member table', () => {
-  it('has one row per member: process, views, consensus, highest incarnation and phi, health, report age', () => {
+  it('has one row per member: process, views, consensus, highest incarnation and phi, health, report age, leader', () => {
     const rows = memberRows(midDemo(), 10_000);
     const n4 = rows[3]!;
     expect(n4).toEqual({
       name: 'n4',
       process: 'stopped',
-      pid: 2003,
       views: ['S', 'S', 'A', '.', '-'],
       // n1 and n2 against n3: the majority; on a tie the worse state wins.
       consensus: 'suspect 2/3',
@@ -131,6 +133,9 @@ describe('member table', () => {
       localHealth: 0,
       // Its last report arrived at 6.95 s: it is stopped.
       reportAgeMs: 3050,
+      // Its hint, as of its last report, still names the killed n5.
+      leader: 'n5',
+      leads: false,
     });
     const n5 = rows[4]!;
     expect(n5).toMatchObject({
@@ -138,9 +143,18 @@ describe('member table', () => {
       consensus: 'dead',
       localHealth: undefined,
       reportAgeMs: undefined,
+      leader: undefined,
+      leads: false,
     });
     expect(n5.phi).toBe(Number.POSITIVE_INFINITY);
-    expect(rows[0]).toMatchObject({ views: ['.', 'A', 'A', 'A', '-'], consensus: 'alive', localHealth: 1 });
+    // Three of the four members with a process name n1.
+    expect(rows[0]).toMatchObject({
+      views: ['.', 'A', 'A', 'A', '-'],
+      consensus: 'alive',
+      localHealth: 1,
+      leader: 'n1',
+      leads: true,
+    });
   });
 
   it('breaks a tie between states towards the worse one', () => {
@@ -156,12 +170,12 @@ describe('member table', () => {
   it('renders aligned columns within 80 characters', () => {
     const lines = renderTable(memberRows(midDemo(), 10_000), memberColumns(5));
     expect(lines).toEqual([
-      'member  process      pid  views      state        inc    phi  health  report',
-      'n1      running     2000  . A A A -  alive          1    0.2       1    0.1s',
-      'n2      running     2001  A . A A -  alive          1    0.2       0    0.0s',
-      'n3      running     2002  A A . A -  alive          1    0.2       0    0.0s',
-      'n4      stopped     2003  S S A . -  suspect 2/3    1    2.5       0    3.0s',
-      'n5      killed      2004  D D D D .  dead           1    inf       -       -',
+      'member  process  views      state        leader  inc    phi  health  report',
+      'n1 *    running  . A A A -  alive        n1        1    0.2       1    0.1s',
+      'n2      running  A . A A -  alive        n1        1    0.2       0    0.0s',
+      'n3      running  A A . A -  alive        n1        1    0.2       0    0.0s',
+      'n4      stopped  S S A . -  suspect 2/3  n5        1    2.5       0    3.0s',
+      'n5      killed   D D D D .  dead         -         1    inf       -       -',
     ]);
     for (const line of lines) expect(line.length).toBeLessThan(80);
   });
@@ -169,12 +183,12 @@ describe('member table', () => {
   it('widens a column for a longer cell, keeping the others aligned', () => {
     const columns: Column[] = [
       { header: 'member', width: 6, align: 'left', cell: (r) => r.name },
-      { header: 'pid', width: 3, align: 'right', cell: (r) => String(r.pid) },
+      { header: 'hlth', width: 3, align: 'right', cell: (r) => `${r.localHealth}0000` },
     ];
     expect(renderTable(memberRows(midDemo(), 10_000).slice(0, 2), columns)).toEqual([
-      'member   pid',
-      'n1      2000',
-      'n2      2001',
+      'member   hlth',
+      'n1      10000',
+      'n2      00000',
     ]);
   });
 });
@@ -240,7 +254,7 @@ describe('outputs', () => {
     expect(lines.slice(0, 3)).toEqual([
       '  1.50s  n1 listening on 127.0.0.1:5000 (pid 2000)',
       '  2.00s  == crash: SIGKILL n5',
-      '           member  process      pid  views      state        inc    phi  health  report',
+      '           member  process  views      state        leader  inc    phi  health  report',
     ]);
     expect(lines).toHaveLength(3 + 5 + 1);
     expect(lines.at(-1)).toBe('Summary');

@@ -64,6 +64,15 @@ describe('tidy', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the leader hint's core imports nothing from Node either: only its LeaderHint wrapper may", () => {
+    const pure = sourceFiles(join(ROOT, 'src', 'omega')).filter((f) => !f.endsWith('leader-hint.ts'));
+    expect(pure.length).toBeGreaterThanOrEqual(3);
+    const offenders = pure
+      .filter((file) => /from\s+'node:|runtime\/system\.js'/.test(code(file)))
+      .map((file) => relative(ROOT, file));
+    expect(offenders).toEqual([]);
+  });
+
   it('no source file uses the any type', () => {
     const offenders = sourceFiles(join(ROOT, 'src'))
       .filter((file) => /(:\s*any\b|as any\b|<any>)/.test(code(file)))

@@ -19,16 +19,19 @@ Commands:
         [--meta TEXT] [--log-level info]
                                     one cluster member; one JSON line per membership event on stdout,
                                     logs on stderr; SIGINT or SIGTERM leave gracefully
-  demo [--plain]                    a live cluster of 5 member processes on 127.0.0.1: one is killed
-                                    (SIGKILL), one paused for 3 s (SIGSTOP); a table of how each member
+  demo [--plain]                    a live cluster of 5 member processes on 127.0.0.1, each with a
+                                    leader hint: the leader is killed (SIGKILL) and the hints move,
+                                    one member is paused for 3 s (SIGSTOP); a table of how each member
                                     sees the others, then a timeline; ends by itself within 60 s.
                                     Plain lines when stdout is not a terminal, or with --plain
   demo detector [--seed N] [--pause-ms MS]
                                     a phi-accrual detector watching a heartbeat stream with a pause
                                     and a crash, in virtual time
   sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]
-      [--pause K:MS] [--partition FRACTION:MS] [--json]
-                                    one seeded simulation of a SWIM cluster; a JSON report with --json
+      [--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--json]
+                                    one seeded simulation of a SWIM cluster; a JSON report with --json;
+                                    --leader runs a leader hint on every member and reports its changes
+                                    and agreement
   trace generate --out FILE [--seconds 3600] [--seed 1] [--interval-ms 1000]
       [--jitter normal|lognormal|pareto] [--delay-ms 10] [--jitter-ms 5]
       [--loss P | --burst-loss RATE:LENGTH] [--gc-pauses COUNT:MS] [--crash-at-s S]

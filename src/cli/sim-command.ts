@@ -45,6 +45,8 @@ export function runSimCommand(
     kill: { kind: 'integer', min: 0 },
     pause: { kind: 'string' },
     partition: { kind: 'string' },
+    leader: { kind: 'boolean' },
+    'stable-for-ms': { kind: 'number', min: 0, max: 86_400_000 },
     json: { kind: 'boolean' },
   });
   const nodes = numberFlag(flags, 'nodes', 100);
@@ -67,6 +69,10 @@ export function runSimCommand(
       `fdkit sim: --crash, --kill and the count of --pause together must be at most --nodes − 2 (${nodes - 2}), got ${faultCount}`,
     );
   }
+  const stableForMs = flags.get('stable-for-ms');
+  if (stableForMs !== undefined && flags.get('leader') !== true) {
+    throw new UsageError('fdkit sim: --stable-for-ms tunes the leader hints: it needs --leader');
+  }
   // The fault schedule has its own stream, derived from the seed, so that it does not shift when the
   // protocol's use of randomness changes.
   const joiner = nodes - 1;
@@ -81,6 +87,9 @@ export function runSimCommand(
     profile: profile as ProfileName,
     network: { loss: numberFlag(flags, 'loss', 0) },
     faults,
+    ...(flags.get('leader') === true
+      ? { leader: stableForMs === undefined ? true : { stableForMs: numberFlag(flags, 'stable-for-ms', 0) } }
+      : {}),
     wallClock: wall,
     rssBytes: () => process.memoryUsage().rss,
     onProgress: (virtualMs, totalMs) => {
@@ -110,6 +119,11 @@ function table(r: SimulationReport): string {
     `  false suspicions ${r.falsePositives.suspicions}, false deaths ${r.falsePositives.deaths}`,
     `  load: ${r.load.msgsPerNodePerSec} msgs and ${r.load.bytesPerNodePerSec} bytes per member per second`,
     `  join known by all after ${r.convergence.joinAllKnowMs?.toFixed(0) ?? '-'} ms; views agree ${r.convergence.agreeAfterMs ?? '-'} ms after the last fault`,
+    ...(r.leader === undefined
+      ? []
+      : [
+          `  leader hints (stable for ${r.leader.stableForMs} ms): ${r.leader.changes} changes; all name one live leader ${r.leader.agreeAfterMs ?? '-'} ms after the last fault; ${r.leader.disagreeingAtEnd} disagree at the end (leader ${r.leader.leaderAtEnd ?? '-'})`,
+        ]),
     `  ${r.wallMs} ms wall, ${r.eventsPerSec} events/s, peak RSS ${r.peakRssMb} MiB`,
   ];
   return `${lines.join('\n')}\n`;

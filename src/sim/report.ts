@@ -48,12 +48,34 @@ export interface SimulationReport {
      */
     readonly agreeAfterMs: number | null;
   };
+  /** Present only when the run had leader hints (`leader` option, `fdkit sim --leader`). */
+  readonly leader?: LeaderReport;
   /** Wall-clock time of the run, in real milliseconds. */
   readonly wallMs: number;
   /** Simulation events (timers and deliveries) handled per wall-clock second. */
   readonly eventsPerSec: number;
   /** Peak resident memory of the process during the run, in MiB. */
   readonly peakRssMb: number;
+}
+
+/** How the members' leader hints behaved (`fdkit sim --leader`). */
+export interface LeaderReport {
+  /** The hints' hysteresis: how long a comeback waits before it may take the lead. */
+  readonly stableForMs: number;
+  /** Changes of leader, summed over every member's hint (each member counts its own). */
+  readonly changes: number;
+  /**
+   * From the end of the last fault until every live member named the same leader, and that leader's
+   * process was up; null when it never happened.
+   */
+  readonly agreeAfterMs: number | null;
+  /**
+   * Live members at the end that do not name the leader most of them name; all of them when that
+   * leader's process is down.
+   */
+  readonly disagreeingAtEnd: number;
+  /** The leader most live members name at the end. */
+  readonly leaderAtEnd: string | null;
 }
 
 /** p50, p99 and max of `values` (nearest rank); null for an empty list. */

@@ -6,8 +6,13 @@
  * The cluster starts formed (every member knows every other, as after a completed join), which keeps the
  * start O(n) per member instead of one full state exchange each; one extra member joins through seeds
  * early in the run, to measure how fast a join spreads.
+ *
+ * With `leader`, every member also runs a leader hint (`src/omega/leader-core.ts`) fed by its own events
+ * and clocked by its own process, so that a paused process's hint waits with it and a crashed one's stops;
+ * a restarted member starts a fresh hint.
  */
 import { InvalidOptionError } from '../errors.js';
+import { LeaderBaseline, LeaderCore } from '../omega/leader-core.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import { Random } from '../runtime/random.js';
 import { VirtualClock } from '../runtime/virtual-clock.js';
@@ -23,7 +28,7 @@ import { type FaultPlan, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
 import { lanNetwork, type NetworkModel, SimNetwork } from './network.js';
 import { SimProcess } from './process.js';
-import { quantiles, type SimulationReport } from './report.js';
+import { type LeaderReport, quantiles, type SimulationReport } from './report.js';
 import { SimWatches } from './watches.js';
 
 /** Options of {@link Simulation}. */
@@ -59,6 +64,11 @@ export interface SimulationOptions {
   readonly deathWatch?: boolean;
   /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
   readonly checkAgreement?: boolean;
+  /**
+   * Runs a leader hint on every member and adds `leader` to the report. `true` uses `stableForMs` of ten
+   * probe intervals of the run's configuration (10 s with `lan`, the hint's own default). Default off.
+   */
+  readonly leader?: boolean | { readonly stableForMs?: number };
   /** Called about once per virtual second with the virtual time reached. */
   readonly onProgress?: (virtualMs: number, totalMs: number) => void;
   /** Receives every event of every member, for tests and timelines. */
@@ -84,6 +94,7 @@ const KNOWN_OPTIONS = [
   'freezeGuard',
   'deathWatch',
   'checkAgreement',
+  'leader',
   'onProgress',
   'onEvent',
   'rssBytes',
@@ -128,6 +139,11 @@ export class Simulation {
   private lastFaultEndMs = 0;
   private agreedAtMs = Number.NaN;
   private peakRss = 0;
+  /** Each member's leader hint, by index, when `leader` is on; undefined while it is down. */
+  private readonly leaders: (LeaderCore | undefined)[] | undefined;
+  private readonly stableForMs: number;
+  private leaderChanges = 0;
+  private leaderAgreedAtMs = Number.NaN;
 
   constructor(options: SimulationOptions) {
     checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
@@ -152,6 +168,8 @@ export class Simulation {
     this.plan = { ...NO_FAULTS, ...options.faults };
     this.joiner = options.lateJoiner === false ? -1 : nodes - 1;
     this.validatePlan(nodes);
+    this.stableForMs = this.leaderStableForMs(options.leader);
+    this.leaders = options.leader === undefined || options.leader === false ? undefined : [];
     const truth = {
       isUp: (m: number) => this.processes[m]?.state !== 'crashed',
       lifeIncarnation: (m: number) => this.lifeIncarnation[m] ?? 0,
@@ -164,12 +182,22 @@ export class Simulation {
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
     for (let i = 0; i < nodes; i++) this.seeds.push(this.pickSeeds(i, nodes));
+    // The members that start formed share one ranked view; each hint holds only what changes.
+    const baseline =
+      this.leaders === undefined
+        ? undefined
+        : new LeaderBaseline(
+            Array.from({ length: nodes }, (_, i) => ({ name: simName(i) })).filter(
+              (_, i) => i !== this.joiner,
+            ),
+          );
     const startIncarnation = Math.floor(this.clock.wallNow() / 1000);
     for (let i = 0; i < nodes; i++) {
       if (i === this.joiner) continue;
       const core = this.createCore(i);
       core.assumeDirectoryMembers(startIncarnation, this.joiner >= 0 ? [this.joiner] : []);
       this.processes[i]!.core = core;
+      this.startLeader(i, core, baseline);
       core.start();
     }
     this.schedule();
@@ -205,6 +233,38 @@ export class Simulation {
     return this.processes
       .filter((p) => p.state !== 'crashed' && p.core?.isRunning === true)
       .map((p) => p.index);
+  }
+
+  /** The leader member `i`'s hint names, or undefined when hints are off or it is down. */
+  leaderOf(i: number): string | undefined {
+    return this.processes[i]!.state === 'crashed' ? undefined : this.leaders?.[i]?.leader;
+  }
+
+  /**
+   * The leader most live members name (ties to the smaller name) and how many live members do not
+   * name it; every live member counts when that leader's process is down (they follow no live leader).
+   */
+  leaderConsensus(live: readonly number[] = this.liveMembers()): {
+    leader: string | null;
+    disagreeing: number;
+  } {
+    const counts = new Map<string, number>();
+    for (const i of live) {
+      const named = this.leaderOf(i);
+      if (named !== undefined) counts.set(named, (counts.get(named) ?? 0) + 1);
+    }
+    let leader: string | null = null;
+    let most = 0;
+    for (const [name, count] of counts) {
+      if (count > most || (count === most && leader !== null && name < leader)) {
+        leader = name;
+        most = count;
+      }
+    }
+    if (leader === null) return { leader, disagreeing: live.length };
+    const index = this.directory.find(leader);
+    const up = index !== undefined && live.includes(index);
+    return { leader, disagreeing: up ? live.length - most : live.length };
   }
 
   /** Whether every live member holds every member in its true state. */
@@ -252,6 +312,7 @@ export class Simulation {
         joinAllKnowMs: this.metrics.joinAllKnowMs(live),
         agreeAfterMs: Number.isNaN(this.agreedAtMs) ? null : this.agreedAtMs - this.lastFaultEndMs,
       },
+      ...(this.leaders === undefined ? {} : { leader: this.leaderReport(live) }),
       wallMs: Math.round(wallMs),
       eventsPerSec: wallMs > 0 ? Math.round(this.eventsHandled / (wallMs / 1000)) : 0,
       peakRssMb: Math.round(this.peakRss / 1048576),
@@ -299,7 +360,10 @@ export class Simulation {
           });
         },
         emit: (event) => {
-          if (event.type !== 'message') this.metrics.record(i, event);
+          if (event.type !== 'message') {
+            this.metrics.record(i, event);
+            this.leaders?.[i]?.observe(event);
+          }
           this.options.onEvent?.(i, event);
         },
         probeConnect: (address, timeoutMs, done) => {
@@ -415,6 +479,16 @@ export class Simulation {
       clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs));
       clock.setTimer(s.atMs + s.durationMs, () => this.processes[s.member]!.setSlowCpu(0));
     }
+    if (this.leaders !== undefined) {
+      const check = (): void => {
+        if (this.clock.now() >= this.lastFaultEndMs && this.leaderConsensus().disagreeing === 0) {
+          this.leaderAgreedAtMs = this.clock.now();
+          return;
+        }
+        clock.setTimer(AGREEMENT_CHECK_MS, check);
+      };
+      clock.setTimer(this.lastFaultEndMs, check);
+    }
     if (this.options.checkAgreement ?? this.processes.length <= 1000) {
       const check = (): void => {
         if (this.clock.now() >= this.lastFaultEndMs && this.agreement()) {
@@ -432,10 +506,54 @@ export class Simulation {
     const process = this.processes[i]!;
     const core = this.createCore(i);
     process.restart(core);
+    this.startLeader(i, core);
     core.start();
     core.join(this.seeds[i]!);
     if (isJoin) this.metrics.joined(i, atMs);
     else this.metrics.restarted(i);
+  }
+
+  /**
+   * A fresh leader hint for member `i`, on its process's clock, from `baseline` (the shared start) or
+   * from what its new core knows (a restart, the joiner: itself only).
+   */
+  private startLeader(i: number, core: SwimCore, baseline?: LeaderBaseline): void {
+    if (this.leaders === undefined) return;
+    this.leaders[i]?.stop();
+    this.leaders[i] = new LeaderCore(
+      { self: { name: core.name }, stableForMs: this.stableForMs },
+      this.processes[i]!,
+      () => this.leaderChanges++,
+      baseline ?? core.members(),
+      OWNER,
+    );
+  }
+
+  private leaderReport(live: readonly number[]): LeaderReport {
+    const end = this.leaderConsensus(live);
+    return {
+      stableForMs: this.stableForMs,
+      changes: this.leaderChanges,
+      agreeAfterMs: Number.isNaN(this.leaderAgreedAtMs) ? null : this.leaderAgreedAtMs - this.lastFaultEndMs,
+      disagreeingAtEnd: end.disagreeing,
+      leaderAtEnd: end.leader,
+    };
+  }
+
+  private leaderStableForMs(option: SimulationOptions['leader']): number {
+    const probeIntervalMs = this.config.probeIntervalMs ?? profiles.lan.probeIntervalMs;
+    if (option === undefined || typeof option === 'boolean') return 10 * probeIntervalMs;
+    if (typeof option !== 'object') {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'leader',
+        `${OWNER}: option leader must be a boolean or { stableForMs }`,
+      );
+    }
+    checkKnownKeys(`${OWNER} leader`, option, ['stableForMs']);
+    return option.stableForMs === undefined
+      ? 10 * probeIntervalMs
+      : checkNumber(OWNER, 'leader.stableForMs', option.stableForMs, { min: 0, max: 86_400_000 });
   }
 
   private validatePlan(nodes: number): void {

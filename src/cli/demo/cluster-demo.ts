@@ -1,7 +1,8 @@
 /**
- * `fdkit demo`: a live cluster of member processes on 127.0.0.1 that shows a crash and a pause with its
- * refutation. It forks the members, forms the cluster, sends SIGKILL to one and SIGSTOP then SIGCONT to
- * another, and prints a timeline and a summary of what the others saw. This file is the orchestration:
+ * `fdkit demo`: a live cluster of member processes on 127.0.0.1 that shows a crash, the leader hint
+ * moving off the killed leader, and a pause with its refutation. It forks the members, forms the
+ * cluster, sends SIGKILL to the leader and SIGSTOP then SIGCONT to another, and prints a timeline and a
+ * summary of what the others saw. This file is the orchestration:
  * bounded waits on the pure predicates of `milestones.ts`, signals to the processes, and output. It never
  * leaves a member behind: every way out (the end, a failure, SIGINT or SIGTERM, an exception, the process
  * exiting) ends them.
@@ -11,10 +12,19 @@ import { profiles } from '../../swim/profiles.js';
 import { expectedTiming } from '../../swim/timing.js';
 import { SHOW_CURSOR } from './ansi.js';
 import { ClusterView } from './cluster-view.js';
-import { describeObservation, listNames, seconds } from './format.js';
-import { measureCrash } from './measure.js';
+import { describeLeaderChange, describeObservation, listNames, seconds } from './format.js';
+import { measureCrash, measureLeaderMove } from './measure.js';
 import type { MemberMessage } from './messages.js';
-import { backFromPause, describeViews, formed, healthy, heldDead, running, suspected } from './milestones.js';
+import {
+  agreedLeader,
+  backFromPause,
+  describeViews,
+  formed,
+  healthy,
+  heldDead,
+  running,
+  suspected,
+} from './milestones.js';
 import { type DemoOutput, LiveOutput, PlainOutput, type Terminal } from './output.js';
 import { MemberProcesses } from './processes.js';
 import { reportLines } from './report.js';
@@ -97,6 +107,11 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<numbe
         if (o !== undefined) out.note(o.atMs, describeObservation(o));
         return;
       }
+      case 'leader': {
+        const o = view.leader(name, message, message.wallMs - startWallMs);
+        if (o !== undefined) out.note(o.atMs, describeLeaderChange(o));
+        return;
+      }
       case 'status':
         for (const o of view.status(name, message, message.wallMs - startWallMs, now())) {
           out.note(o.atMs, describeObservation(o));
@@ -163,24 +178,50 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<numbe
     );
     out.note(
       now(),
-      `plan: form the cluster, SIGKILL ${s.killed}, SIGSTOP ${s.paused} for ${seconds(s.pauseMinMs, 1)} ` +
-        'or until it is suspected, then report',
+      `plan: form the cluster (priorities ${[...s.names]
+        .sort((a, b) => (s.priorities[b] ?? 0) - (s.priorities[a] ?? 0))
+        .map((n) => `${n} ${s.priorities[n]}`)
+        .join(', ')}: ` +
+        `the highest leads), SIGKILL ${s.killed}, the leader, SIGSTOP ${s.paused} for ` +
+        `${seconds(s.pauseMinMs, 1)} or until it is suspected, then report`,
     );
     await formCluster();
 
     out.phase(now(), `steady: a healthy cluster for ${seconds(s.steadyMs, 1)}`);
     await hold(s.steadyMs);
 
-    out.phase(now(), `crash: SIGKILL ${s.killed}; waiting until every survivor holds it dead`);
+    out.phase(
+      now(),
+      `crash: SIGKILL ${s.killed}, the leader; waiting until every survivor holds it dead and names a new leader`,
+    );
     sendSignal('SIGKILL', s.killed);
-    const detected = await waitFor(() => heldDead(view, s.killed), s.crashTimeoutMs);
+    const newLeader = (): boolean => {
+      const leader = agreedLeader(view);
+      return leader !== undefined && leader !== s.killed;
+    };
+    const detected = await waitFor(() => heldDead(view, s.killed) && newLeader(), s.crashTimeoutMs);
     const crash = measureCrash(view, s.killed);
+    const move = measureLeaderMove(view, s.killed);
     if (detected && crash?.allDeadMs !== undefined) {
       out.note(now(), `every survivor holds ${s.killed} dead, ${seconds(crash.allDeadMs)} after the SIGKILL`);
     } else {
       exitStatus = 1;
       problems.push(
         `fdkit demo: not every survivor held ${s.killed} dead within ${seconds(s.crashTimeoutMs, 1)} of the SIGKILL`,
+      );
+    }
+    if (move?.leader !== undefined && move.allMs !== undefined && newLeader()) {
+      out.note(
+        now(),
+        `every survivor names ${move.leader} leader, ${seconds(move.allMs)} after the SIGKILL of ${s.killed}`,
+      );
+    } else {
+      exitStatus = 1;
+      problems.push(
+        `fdkit demo: the survivors did not agree on a new leader within ${seconds(s.crashTimeoutMs, 1)} of the SIGKILL: ` +
+          running(view)
+            .map((n) => `${n} names ${view.member(n).leader ?? '?'}`)
+            .join(', '),
       );
     }
     out.table(now());
@@ -219,32 +260,39 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<numbe
 
   async function formCluster(): Promise<void> {
     const [first, ...rest] = s.names as [string, ...string[]];
-    const args = [s.profile, String(s.statusIntervalMs)];
+    const args = (name: string): string[] => [
+      s.profile,
+      String(s.statusIntervalMs),
+      String(s.priorities[name] ?? 0),
+    ];
     const readyBy = clock.now() + s.readyTimeoutMs;
     out.phase(now(), `starting ${first}, the seed`);
-    view.started(first, processes.spawn(first, args));
+    view.started(first, processes.spawn(first, args(first)));
     const seedReady = await waitFor(() => view.member(first).address !== undefined, readyBy - clock.now());
     const seed = view.member(first).address;
     if (!seedReady || seed === undefined) throw notReady([first]);
     // The others start once the seed listens, so that their first join attempt reaches it.
     out.phase(now(), `forming: starting ${listNames(rest)}, each joining through ${first} at ${seed}`);
     const since = now();
-    for (const name of rest) view.started(name, processes.spawn(name, [...args, seed]));
+    for (const name of rest) view.started(name, processes.spawn(name, [...args(name), seed]));
     const ready = await waitFor(
       () => s.names.every((n) => view.member(n).address !== undefined),
       readyBy - clock.now(),
     );
     if (!ready) throw notReady(s.names.filter((n) => view.member(n).address === undefined));
-    if (!(await waitFor(() => formed(view), s.formTimeoutMs))) {
+    // Formed, and every hint names the same leader (members first heard of are candidates at once).
+    if (!(await waitFor(() => formed(view) && agreedLeader(view) !== undefined, s.formTimeoutMs))) {
       throw new DemoAbort(1, [
         `fdkit demo: the cluster did not form within ${seconds(s.formTimeoutMs, 1)}; each member's view:`,
         ...describeViews(view).map((l) => `  ${l}`),
+        `  leaders named: ${s.names.map((n) => `${n} names ${view.member(n).leader ?? '?'}`).join(', ')}`,
         ...s.names.flatMap((n) => processes.stderrTail(n).map((l) => `  ${n} stderr: ${l}`)),
       ]);
     }
     out.note(
       now(),
-      `formed: every member holds all ${s.names.length} alive, ${seconds(now() - since)} after the others started`,
+      `formed: every member holds all ${s.names.length} alive and names ${agreedLeader(view)} leader, ` +
+        `${seconds(now() - since)} after the others started`,
     );
     out.table(now());
   }

@@ -3,11 +3,12 @@
  * or was killed), each member's latest view of every other, and a log of every change of those views
  * with its time. Members report by events, which are exact, and by periodic status snapshots, which also
  * show what changes without an event (an incarnation raised by a refutation that this member never
- * suspected); the log holds each change once. Pure: times are milliseconds since the demo started, given
- * by the caller.
+ * suspected); the log holds each change once. Each member also runs a leader hint: the view keeps whom
+ * it names and logs every change of it. Pure: times are milliseconds since the demo started, given by the
+ * caller.
  */
 import type { MemberStateName } from '../../swim/member-state.js';
-import type { EventMessage, StatusMessage } from './messages.js';
+import type { EventMessage, LeaderMessage, StatusMessage } from './messages.js';
 
 /**
  * What happens to a member process, as far as the demo knows: `forked` until it reports its address,
@@ -36,6 +37,17 @@ export interface Observation {
   readonly accuser?: string;
 }
 
+/** A change of whom a member's leader hint names. */
+export interface LeaderObservation {
+  /** When the member's hint changed (ms since the demo started). */
+  readonly atMs: number;
+  readonly observer: string;
+  readonly leader: string;
+  readonly previous: string;
+  readonly epoch: number;
+  readonly cause: string;
+}
+
 /** A signal the demo sent to a member. */
 export interface Fault {
   readonly signal: 'SIGKILL' | 'SIGSTOP' | 'SIGCONT';
@@ -61,6 +73,10 @@ export interface MemberRecord {
   readonly status: StatusReport | undefined;
   /** How it holds each other member, by name. */
   readonly knowledge: ReadonlyMap<string, Knowledge>;
+  /** Whom its leader hint names, from its latest report of it; undefined before the first. */
+  readonly leader: string | undefined;
+  /** Its hint's count of changes, with {@link MemberRecord.leader}. */
+  readonly epoch: number;
 }
 
 interface MutableRecord {
@@ -70,6 +86,8 @@ interface MutableRecord {
   process: ProcessState;
   status: StatusReport | undefined;
   knowledge: Map<string, Knowledge>;
+  leader: string | undefined;
+  epoch: number;
 }
 
 /** The demo's record of its cluster. */
@@ -78,6 +96,8 @@ export class ClusterView {
   readonly observations: Observation[] = [];
   /** Every signal the demo sent, in order. */
   readonly faults: Fault[] = [];
+  /** Every change of every member's leader hint, in the order the demo learnt of them. */
+  readonly leaderChanges: LeaderObservation[] = [];
   private readonly records = new Map<string, MutableRecord>();
 
   constructor(readonly names: readonly string[]) {
@@ -89,6 +109,8 @@ export class ClusterView {
         process: 'forked',
         status: undefined,
         knowledge: new Map(),
+        leader: undefined,
+        epoch: 0,
       });
     }
   }
@@ -142,6 +164,27 @@ export class ClusterView {
   }
 
   /**
+   * A change of `observer`'s leader hint, made at `atMs`. Returns it, or undefined when the demo already
+   * knew of it (a status report showed a later epoch first).
+   */
+  leader(observer: string, m: LeaderMessage, atMs: number): LeaderObservation | undefined {
+    const r = this.record(observer);
+    if (r.leader !== undefined && m.epoch <= r.epoch) return undefined;
+    r.leader = m.leader;
+    r.epoch = m.epoch;
+    const o: LeaderObservation = {
+      atMs,
+      observer,
+      leader: m.leader,
+      previous: m.previous,
+      epoch: m.epoch,
+      cause: m.cause,
+    };
+    this.leaderChanges.push(o);
+    return o;
+  }
+
+  /**
    * A status report of `observer`, taken at `atMs` and received at `receivedAtMs`. Returns the changes it
    * shows that no event had shown (usually none).
    */
@@ -160,6 +203,12 @@ export class ClusterView {
       r.knowledge.set(m.name, { state: m.state, incarnation: m.incarnation, phi: m.phi });
     }
     r.status = { receivedAtMs, localHealth: s.localHealth, incarnation };
+    // A member's messages arrive in order, so its changes came before this; the report adds the leader
+    // its hint started with (epoch 0, which no change announces).
+    if (r.leader === undefined || s.epoch > r.epoch) {
+      r.leader = s.leader;
+      r.epoch = s.epoch;
+    }
     return changes;
   }
 

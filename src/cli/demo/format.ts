@@ -3,7 +3,7 @@
  * and one sentence per observation. Pure, and ASCII apart from a few one-column symbols, so that widths
  * computed with `length` hold in a terminal.
  */
-import type { Observation } from './cluster-view.js';
+import type { LeaderObservation, Observation } from './cluster-view.js';
 
 /** `ms` as seconds with `digits` decimals: `1.25s`. */
 export function seconds(ms: number, digits = 2): string {
@@ -41,6 +41,11 @@ export function describeObservation(o: Observation): string {
   }
   const accuser = o.accuser === undefined ? '' : `, accuser ${o.accuser}`;
   return `${o.observer} sees ${o.member} ${o.state} (inc ${o.incarnation}, ${o.cause}${accuser})`;
+}
+
+/** A change of a leader hint as a sentence: `n2 names n1 leader (epoch 2, leader-suspect)`. */
+export function describeLeaderChange(o: LeaderObservation): string {
+  return `${o.observer} names ${o.leader} leader (epoch ${o.epoch}, ${o.cause})`;
 }
 
 /** Names as an English list: `n1, n2 and n3`. */

@@ -34,8 +34,9 @@ export function renderFrame(view: ClusterView, input: FrameInput): string[] {
     '',
     ...wrap(`views: how ${view.names.join(' ')} each hold the member: ${VIEW_LEGEND}.`, width, '  '),
     ...wrap(
-      'state: what most others hold; phi: the highest phi about it; health: its own Lifeguard score ' +
-        '(0 is best); report: age of its latest status report.',
+      'state: what most others hold; leader: whom its own leader hint names (* marks the member most ' +
+        'name); phi: the highest phi about it; health: its own Lifeguard score (0 is best); report: age ' +
+        'of its latest status report.',
       width,
       '  ',
     ),

@@ -2,10 +2,11 @@
  * What the faults of `fdkit demo` showed, measured from the demo's log of observations: for the killed
  * member, when it was first suspected, first declared dead, and held dead by every survivor; for the
  * paused one, who suspected it, when it refuted, at which incarnation everyone holds it alive again, and
- * whether anyone declared it dead. Pure; every duration is in milliseconds from the fault's signal.
+ * whether anyone declared it dead; and where the survivors' leader hints went when the killed member led.
+ * Pure; every duration is in milliseconds from the fault's signal.
  */
 import type { MemberStateName } from '../../swim/member-state.js';
-import type { ClusterView, Fault, Observation } from './cluster-view.js';
+import type { ClusterView, Fault, LeaderObservation, Observation } from './cluster-view.js';
 
 /** What the SIGKILL of a member showed. */
 export interface CrashMeasurement {
@@ -20,6 +21,22 @@ export interface CrashMeasurement {
   readonly deadMs: ReadonlyMap<string, number>;
   /** When the last survivor held it dead, once all of them did. */
   readonly allDeadMs: number | undefined;
+}
+
+/** Where the survivors' leader hints went after the SIGKILL of a member. */
+export interface LeaderMoveMeasurement {
+  /** The killed member. */
+  readonly member: string;
+  readonly atMs: number;
+  readonly survivors: readonly string[];
+  /** The survivors' hint changes after the SIGKILL, in order. */
+  readonly changes: readonly LeaderObservation[];
+  /** Whom every survivor names now, when they all name the same member. */
+  readonly leader: string | undefined;
+  /** Whether the killed member led: every survivor's first change after the kill moved off it. */
+  readonly wasLeader: boolean;
+  /** When the last survivor came to name {@link LeaderMoveMeasurement.leader}, once all do. */
+  readonly allMs: number | undefined;
 }
 
 /** What the SIGSTOP and SIGCONT of a member showed. */
@@ -112,6 +129,27 @@ export function measureCrash(view: ClusterView, member: string): CrashMeasuremen
     deadMs,
     allDeadMs: all && survivors.length > 0 ? Math.max(...deadMs.values()) : undefined,
   };
+}
+
+/** Where the survivors' leader hints went after the SIGKILL of `member`, or undefined without one. */
+export function measureLeaderMove(view: ClusterView, member: string): LeaderMoveMeasurement | undefined {
+  const kill = findFault(view, 'SIGKILL', member);
+  if (kill === undefined) return undefined;
+  const survivors = others(view, kill);
+  const changes = view.leaderChanges.filter((c) => c.atMs >= kill.atMs && survivors.includes(c.observer));
+  const named = new Set(survivors.map((s) => view.member(s).leader));
+  const [only] = named;
+  const leader = named.size === 1 && only !== member ? only : undefined;
+  const wasLeader =
+    survivors.length > 0 &&
+    survivors.every((s) => changes.find((c) => c.observer === s)?.previous === member);
+  let allMs: number | undefined;
+  if (leader !== undefined) {
+    // Each survivor's last change is the one to the leader all name now (or none, if it never moved).
+    const last = survivors.map((s) => changes.filter((c) => c.observer === s).at(-1)?.atMs ?? kill.atMs);
+    allMs = Math.max(...last) - kill.atMs;
+  }
+  return { member, atMs: kill.atMs, survivors, changes, leader, wasLeader, allMs };
 }
 
 /** What the SIGSTOP of `member` showed, or undefined when it was not stopped. */

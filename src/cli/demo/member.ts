@@ -1,19 +1,21 @@
 /**
  * One member process of `fdkit demo`, started by the demo with `child_process.fork`: a SWIM node on an
- * ephemeral port of 127.0.0.1 that reports its address, its membership events and, a few times a second,
- * its view of the cluster over the IPC channel (`messages.ts`).
+ * ephemeral port of 127.0.0.1 with a leader hint, that reports its address, its membership events, its
+ * hint's changes and, a few times a second, its view of the cluster over the IPC channel (`messages.ts`).
  *
- * Arguments: NAME PROFILE STATUS_INTERVAL_MS [SEED]. It ends when the channel closes: that is how the demo
+ * Arguments: NAME PROFILE STATUS_INTERVAL_MS PRIORITY [SEED]; the priority goes in its metadata
+ * (`priority=N`), which is how every member's hint ranks it. It ends when the channel closes: that is how the demo
  * stops it, and also what happens when the demo dies, so a member never outlives its demo.
  */
 import { pino } from 'pino';
 import { createNode, type SwimNode } from '../../node/node.js';
+import { LeaderHint } from '../../omega/leader-hint.js';
 import type { Timer } from '../../runtime/clock.js';
 import { systemClock } from '../../runtime/system.js';
 import type { ProfileName } from '../../swim/profiles.js';
 import type { MemberMessage, StatusMessage } from './messages.js';
 
-const [name, profile, intervalArg, seed] = process.argv.slice(2);
+const [name, profile, intervalArg, priority, seed] = process.argv.slice(2);
 const intervalMs = Number(intervalArg);
 
 function send(message: MemberMessage): void {
@@ -21,11 +23,13 @@ function send(message: MemberMessage): void {
   if (process.connected) process.send?.(message, undefined, {}, () => {});
 }
 
-function status(node: SwimNode): StatusMessage {
+function status(node: SwimNode, hint: LeaderHint): StatusMessage {
   return {
     kind: 'status',
     wallMs: systemClock.wallNow(),
     localHealth: node.localHealth,
+    leader: hint.leader,
+    epoch: hint.epoch,
     members: node
       .members()
       .map((m) => ({ name: m.name, state: m.state, incarnation: m.incarnation, phi: m.phi })),
@@ -33,7 +37,13 @@ function status(node: SwimNode): StatusMessage {
 }
 
 async function main(): Promise<void> {
-  if (name === undefined || profile === undefined || !(intervalMs > 0) || process.send === undefined) {
+  if (
+    name === undefined ||
+    profile === undefined ||
+    !(intervalMs > 0) ||
+    !Number.isFinite(Number(priority)) ||
+    process.send === undefined
+  ) {
     process.stderr.write('member.js is started by `fdkit demo`, not by hand\n');
     process.exitCode = 2;
     return;
@@ -45,6 +55,7 @@ async function main(): Promise<void> {
     // 1 instead of the default wall-clock seconds, so that a refutation reads 1 -> 2 in the table. The
     // default protects a member restarted under the same name, which this demo never does.
     incarnation: 1,
+    meta: new TextEncoder().encode(`priority=${priority}`),
     logger: pino({ level: 'warn', base: { node: name } }, process.stderr),
   });
   let timer: Timer | undefined;
@@ -72,10 +83,23 @@ async function main(): Promise<void> {
     );
   }
   await node.start();
+  // Started, so the hint reads this member's name and priority from the node; before the join it knows
+  // only itself, and it names the best-ranked member as the others appear.
+  const hint = new LeaderHint(node);
+  hint.on('leader', (c) =>
+    send({
+      kind: 'leader',
+      leader: c.leader,
+      previous: c.previous,
+      epoch: c.epoch,
+      cause: c.cause,
+      wallMs: c.wallMs,
+    }),
+  );
   send({ kind: 'ready', address: node.localAddress });
   const tick = (): void => {
     if (stopping) return;
-    send(status(node));
+    send(status(node, hint));
     timer = systemClock.setTimer(intervalMs, tick);
   };
   tick();

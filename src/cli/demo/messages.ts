@@ -36,6 +36,19 @@ export interface MemberView {
   readonly phi: number;
 }
 
+/** A change of the member's leader hint, as its `'leader'` event gave it. */
+export interface LeaderMessage {
+  readonly kind: 'leader';
+  /** The member it names leader now. */
+  readonly leader: string;
+  readonly previous: string;
+  /** Its hint's count of changes. */
+  readonly epoch: number;
+  readonly cause: string;
+  /** Wall time of the change in the member, Unix ms. */
+  readonly wallMs: number;
+}
+
 /** The member's view of the cluster and its own health, sent a few times a second. */
 export interface StatusMessage {
   readonly kind: 'status';
@@ -43,12 +56,15 @@ export interface StatusMessage {
   readonly wallMs: number;
   /** The sender's Lifeguard local health score (0 is healthy). */
   readonly localHealth: number;
+  /** The member its leader hint names, and the hint's count of changes. */
+  readonly leader: string;
+  readonly epoch: number;
   /** Every member the sender knows, itself included. */
   readonly members: readonly MemberView[];
 }
 
 /** Anything a member sends. */
-export type MemberMessage = ReadyMessage | EventMessage | StatusMessage;
+export type MemberMessage = ReadyMessage | EventMessage | LeaderMessage | StatusMessage;
 
 const EVENT_TYPES: readonly string[] = ['alive', 'suspect', 'dead', 'left', 'update'];
 const STATES: readonly string[] = ['alive', 'suspect', 'dead', 'left'];
@@ -69,10 +85,20 @@ export function parseMemberMessage(value: unknown): MemberMessage | undefined {
         isTime(value.wallMs)
         ? (value as unknown as EventMessage)
         : undefined;
+    case 'leader':
+      return typeof value.leader === 'string' &&
+        typeof value.previous === 'string' &&
+        isCount(value.epoch) &&
+        typeof value.cause === 'string' &&
+        isTime(value.wallMs)
+        ? (value as unknown as LeaderMessage)
+        : undefined;
     case 'status':
       return isTime(value.wallMs) &&
         typeof value.localHealth === 'number' &&
         value.localHealth >= 0 &&
+        typeof value.leader === 'string' &&
+        isCount(value.epoch) &&
         Array.isArray(value.members) &&
         value.members.every(isMemberView)
         ? (value as unknown as StatusMessage)

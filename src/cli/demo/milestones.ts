@@ -30,6 +30,18 @@ export function describeViews(view: ClusterView): string[] {
   });
 }
 
+/**
+ * The leader every running member's hint names, when they all name the same running member; undefined
+ * while they disagree, or follow a member whose process is not running.
+ */
+export function agreedLeader(view: ClusterView): string | undefined {
+  const leaders = new Set(running(view).map((n) => view.member(n).leader));
+  const [leader] = leaders;
+  return leaders.size === 1 && leader !== undefined && view.member(leader).process === 'running'
+    ? leader
+    : undefined;
+}
+
 /** Every running member other than `member` holds it dead. */
 export function heldDead(view: ClusterView, member: string): boolean {
   return running(view, member).every((o) => view.knowledge(o, member)?.state === 'dead');

@@ -2,12 +2,14 @@
  * The closing report of `fdkit demo`: a timeline per fault, with every time relative to the signal, and
  * a summary of what was measured. Pure: it reads the demo's {@link ClusterView} and returns lines.
  */
-import type { ClusterView, Observation } from './cluster-view.js';
-import { describeObservation, listNames, offset, seconds } from './format.js';
+import type { ClusterView, LeaderObservation, Observation } from './cluster-view.js';
+import { describeLeaderChange, describeObservation, listNames, offset, seconds } from './format.js';
 import {
   type CrashMeasurement,
   falseDeaths,
+  type LeaderMoveMeasurement,
   measureCrash,
+  measureLeaderMove,
   measurePause,
   type PauseMeasurement,
 } from './measure.js';
@@ -31,21 +33,42 @@ function observed(list: readonly Observation[], sinceMs: number): Entry[] {
   return list.map((o) => ({ ms: o.atMs - sinceMs, text: describeObservation(o) }));
 }
 
+function leaderChanges(list: readonly LeaderObservation[], sinceMs: number, untilMs: number): Entry[] {
+  return list
+    .filter((c) => c.atMs >= sinceMs && c.atMs < untilMs)
+    .map((c) => ({ ms: c.atMs - sinceMs, text: describeLeaderChange(c) }));
+}
+
+/** When the next signal after `atMs` was sent (the end of a fault's timeline), or +∞. */
+function nextFault(view: ClusterView, atMs: number): number {
+  return view.faults.find((f) => f.atMs > atMs)?.atMs ?? Number.POSITIVE_INFINITY;
+}
+
 function timeline(title: string, entries: readonly Entry[]): string[] {
   // A stable sort keeps a milestone after the observation that completed it.
   const sorted = [...entries].sort((a, b) => a.ms - b.ms);
   return [title, ...sorted.map((e) => `  ${offset(e.ms)}  ${e.text}`)];
 }
 
-function crashTimeline(view: ClusterView, c: CrashMeasurement): string[] {
+function crashTimeline(view: ClusterView, c: CrashMeasurement, l: LeaderMoveMeasurement): string[] {
   const seen = view.observations.filter(
     (o) => o.member === c.member && o.atMs >= c.atMs && c.survivors.includes(o.observer),
   );
-  const entries = [...signals(view, c.member, c.atMs), ...observed(seen, c.atMs)];
+  const entries = [
+    ...signals(view, c.member, c.atMs),
+    ...observed(seen, c.atMs),
+    ...leaderChanges(l.changes, c.atMs, nextFault(view, c.atMs)),
+  ];
   if (c.allDeadMs !== undefined) {
     entries.push({
       ms: c.allDeadMs,
       text: `every survivor (${listNames(c.survivors)}) holds ${c.member} dead`,
+    });
+  }
+  if (l.leader !== undefined && l.wasLeader && l.allMs !== undefined) {
+    entries.push({
+      ms: l.allMs,
+      text: `every survivor (${listNames(l.survivors)}) names ${l.leader} leader`,
     });
   }
   return timeline(
@@ -61,7 +84,11 @@ function pauseTimeline(view: ClusterView, p: PauseMeasurement): string[] {
       o.atMs >= p.atMs &&
       ((o.member === p.member && p.observers.includes(o.observer)) || o.observer === p.member),
   );
-  const entries = [...signals(view, p.member, p.atMs), ...observed(seen, p.atMs)];
+  const entries = [
+    ...signals(view, p.member, p.atMs),
+    ...observed(seen, p.atMs),
+    ...leaderChanges(view.leaderChanges, p.atMs, nextFault(view, p.atMs + (p.pausedMs ?? 0))),
+  ];
   if (p.allAliveMs !== undefined) {
     entries.push({
       ms: p.allAliveMs,
@@ -90,6 +117,17 @@ function crashSummary(c: CrashMeasurement): string[] {
       ? `    held dead by ${n - missing.length} of ${n} survivors (not by ${listNames(missing)})`
       : `    held dead by all ${n} survivors after ${seconds(c.allDeadMs)}`,
   ];
+}
+
+function leaderSummary(l: LeaderMoveMeasurement): string {
+  if (!l.wasLeader) {
+    return l.leader === undefined
+      ? '    leader hint: the survivors do not agree on a leader'
+      : `    leader hint: ${l.member} did not lead; every survivor names ${l.leader}`;
+  }
+  return l.leader === undefined || l.allMs === undefined
+    ? `    leader hint: the survivors moved off ${l.member} but do not agree on a new leader`
+    : `    leader hint: every survivor moved from ${l.member} to ${l.leader} within ${seconds(l.allMs)}`;
 }
 
 function pauseSummary(p: PauseMeasurement): string[] {
@@ -131,13 +169,14 @@ function pauseSummary(p: PauseMeasurement): string[] {
 /** The timelines of the crash of `killed` and the pause of `paused`, and the summary. */
 export function reportLines(view: ClusterView, killed: string, paused: string): string[] {
   const crash = measureCrash(view, killed);
+  const leader = measureLeaderMove(view, killed);
   const pause = measurePause(view, paused);
   const wrong = falseDeaths(view);
   const lines: string[] = [];
-  if (crash !== undefined) lines.push(...crashTimeline(view, crash), '');
+  if (crash !== undefined && leader !== undefined) lines.push(...crashTimeline(view, crash, leader), '');
   if (pause !== undefined) lines.push(...pauseTimeline(view, pause), '');
   lines.push('Summary');
-  if (crash !== undefined) lines.push(...crashSummary(crash));
+  if (crash !== undefined && leader !== undefined) lines.push(...crashSummary(crash), leaderSummary(leader));
   if (pause !== undefined) lines.push(...pauseSummary(pause));
   lines.push(
     wrong.length === 0

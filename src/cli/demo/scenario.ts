@@ -12,6 +12,11 @@ export interface DemoScenario {
   readonly names: readonly string[];
   /** The members' protocol profile. */
   readonly profile: ProfileName;
+  /**
+   * Each member's priority, which its metadata carries (`priority=N`) and every member's leader hint
+   * ranks it by: the highest leads.
+   */
+  readonly priorities: Readonly<Record<string, number>>;
   /** The member killed with SIGKILL. */
   readonly killed: string;
   /** The member frozen with SIGSTOP and later continued with SIGCONT. */
@@ -58,10 +63,16 @@ const TIMING = expectedTiming(profiles.lan, NAMES.length);
  * suspicion is raised at least one probe period (1 s) after the SIGSTOP and lasts at least the minimum
  * suspicion timeout for five members (4 s), so no death can come before 5 s; and when the pause runs
  * past 3 s, the first suspicion came late and the earliest death is 3.5 s after the SIGCONT.
+ *
+ * The leader hints move off the killed member at its first suspicion, before it is held dead, so the
+ * crash phase's bound covers them too.
  */
 export const demoScenario: DemoScenario = {
   names: NAMES,
   profile: 'lan',
+  // The killed member has the top priority, so the crash kills the leader; the next is the seed, not
+  // the member paused later, so that the pause moves no leader.
+  priorities: { n5: 5, n1: 4, n2: 3, n3: 2, n4: 1 },
   killed: 'n5',
   paused: 'n4',
   pauseMinMs: 3000,

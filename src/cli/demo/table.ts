@@ -1,7 +1,7 @@
 /**
  * The member table of `fdkit demo`: one row per member, built from the demo's {@link ClusterView}, and
  * rendered as fixed-width text lines. Columns are data ({@link memberColumns}), so that a new one (the
- * leader hint's, say) is one more entry, not a change to the layout code. Pure: the caller passes the
+ * leader hint's was) is one more entry, not a change to the layout code. Pure: the caller passes the
  * time.
  */
 import type { MemberStateName } from '../../swim/member-state.js';
@@ -12,7 +12,6 @@ import { formatPhi } from './format.js';
 export interface MemberRow {
   readonly name: string;
   readonly process: ProcessState;
-  readonly pid: number | undefined;
   /** How each member holds this one, in member order: one letter each (see {@link VIEW_LEGEND}). */
   readonly views: readonly string[];
   /** The state most members hold it in, with a count when they disagree: `suspect 2/3`. */
@@ -25,6 +24,10 @@ export interface MemberRow {
   readonly localHealth: number | undefined;
   /** How old its latest status report is; a stopped process sends none. */
   readonly reportAgeMs: number | undefined;
+  /** Whom its own leader hint names (undefined once its process is gone). */
+  readonly leader: string | undefined;
+  /** Whether more than half of the members with a process name it leader. */
+  readonly leads: boolean;
 }
 
 /** What the letters of the `views` column mean. */
@@ -41,6 +44,8 @@ function hasProcess(view: ClusterView, name: string): boolean {
 
 /** The table's rows at `nowMs` (ms since the demo started). */
 export function memberRows(view: ClusterView, nowMs: number): MemberRow[] {
+  const withProcess = view.names.filter((n) => hasProcess(view, n));
+  const namedBy = (name: string): number => withProcess.filter((o) => view.member(o).leader === name).length;
   return view.names.map((name) => {
     const record = view.member(name);
     const observers = view.names.filter((o) => o !== name && hasProcess(view, o));
@@ -71,7 +76,6 @@ export function memberRows(view: ClusterView, nowMs: number): MemberRow[] {
     return {
       name,
       process: record.process,
-      pid: record.pid,
       views,
       consensus,
       incarnation: incarnations.length === 0 ? undefined : Math.max(...incarnations),
@@ -79,6 +83,8 @@ export function memberRows(view: ClusterView, nowMs: number): MemberRow[] {
       localHealth: alive ? record.status?.localHealth : undefined,
       reportAgeMs:
         alive && record.status !== undefined ? Math.max(0, nowMs - record.status.receivedAtMs) : undefined,
+      leader: alive ? record.leader : undefined,
+      leads: namedBy(name) * 2 > withProcess.length,
     };
   });
 }
@@ -102,9 +108,9 @@ function optional<T>(value: T | undefined, show: (v: T) => string): string {
 /** The columns of `fdkit demo`'s table, in order. */
 export function memberColumns(memberCount: number): readonly Column[] {
   return [
-    { header: 'member', width: 6, align: 'left', cell: (r) => r.name },
+    // `*`: the leader most members name. (Pids are in the lines that start and kill a member.)
+    { header: 'member', width: 6, align: 'left', cell: (r) => (r.leads ? `${r.name} *` : r.name) },
     { header: 'process', width: 7, align: 'left', cell: (r) => r.process },
-    { header: 'pid', width: 7, align: 'right', cell: (r) => optional(r.pid, String) },
     // One letter per member, so the width follows the cluster size.
     {
       header: 'views',
@@ -113,6 +119,7 @@ export function memberColumns(memberCount: number): readonly Column[] {
       cell: (r) => r.views.join(' '),
     },
     { header: 'state', width: 11, align: 'left', cell: (r) => r.consensus || '-' },
+    { header: 'leader', width: 6, align: 'left', cell: (r) => r.leader ?? '-' },
     { header: 'inc', width: 3, align: 'right', cell: (r) => optional(r.incarnation, String) },
     { header: 'phi', width: 5, align: 'right', cell: (r) => optional(r.phi, formatPhi) },
     { header: 'health', width: 6, align: 'right', cell: (r) => optional(r.localHealth, String) },
