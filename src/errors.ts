@@ -109,3 +109,36 @@ export class NetworkError extends Error {
     this.address = address;
   }
 }
+
+/**
+ * A fencing token was refused: the resource has already seen a higher one, so a newer holder of the lease
+ * has been there and this writer's lease is, or was, lost. The write did not happen. Its `code` is always
+ * `FDKIT_STALE_TOKEN`.
+ *
+ * @example
+ * ```ts
+ * try { guard.enforce('invoices', lease.token); write(); }
+ * catch (e) { if (e instanceof StaleTokenError) stopWorking(`superseded by token ${e.highest}`); }
+ * ```
+ */
+export class StaleTokenError extends Error {
+  override readonly name = 'StaleTokenError';
+  /** Stable machine-readable code. */
+  readonly code = 'FDKIT_STALE_TOKEN';
+  /** What was written to: a guard's resource name, or `table(key=value)` for a fenced SQL update. */
+  readonly resource: string;
+  /** The token that was refused. */
+  readonly token: bigint;
+  /** The highest token the resource had seen, greater than `token`. */
+  readonly highest: bigint;
+
+  constructor(resource: string, token: bigint, highest: bigint, options?: ErrorOptions) {
+    super(
+      `stale fencing token ${token} for ${resource}: it has seen token ${highest}, so a newer lease holder has written there`,
+      options,
+    );
+    this.resource = resource;
+    this.token = token;
+    this.highest = highest;
+  }
+}

@@ -17,7 +17,27 @@ export {
   LifecycleError,
   NetworkError,
   type NetworkErrorCode,
+  StaleTokenError,
 } from './errors.js';
+export {
+  type FencedUpdate,
+  type FencedUpdateResult,
+  fencedUpdate,
+  fencedUpdateSql,
+  type SqlDatabase,
+  type SqlParamStyle,
+  type SqlStatement,
+  type SqlStatementText,
+  type SqlValue,
+} from './fencing/fenced-update.js';
+export {
+  type FenceCheck,
+  type FenceStore,
+  FencingGuard,
+  type FencingGuardOptions,
+} from './fencing/fencing-guard.js';
+export { type IdempotencyPart, idempotencyKey } from './fencing/idempotency-key.js';
+export { FENCING_TOKEN_MAX, type FencingToken } from './fencing/token.js';
 export {
   HEARTBEAT_CONFIG_KEYS,
   type HeartbeatConfig,
