@@ -142,3 +142,54 @@ export class StaleTokenError extends Error {
     this.highest = highest;
   }
 }
+
+/** Stable codes of {@link LeaseError}. */
+export type LeaseErrorCode =
+  /** The holder's monotonic clock passed the lease's deadline without a confirmed keep-alive. */
+  | 'FDKIT_LEASE_EXPIRED'
+  /** The lock service says the lease or its key is gone (expired there, revoked or deleted). */
+  | 'FDKIT_LEASE_REVOKED'
+  /** The holder released the lease, or closed its provider. */
+  | 'FDKIT_LEASE_RELEASED'
+  /** The lock service could not be reached or failed the request; `cause` is the client's error. */
+  | 'FDKIT_LEASE_UNAVAILABLE';
+
+/**
+ * A lease ended, or the lock service could not be asked. A lost lease's `lost` signal aborts with one of
+ * these as its reason, and `throwIfLost()` throws it.
+ *
+ * @example
+ * ```ts
+ * lease.lost.addEventListener('abort', () => console.log((lease.lost.reason as LeaseError).code));
+ * ```
+ */
+export class LeaseError extends Error {
+  override readonly name = 'LeaseError';
+  /** Stable machine-readable code. */
+  readonly code: LeaseErrorCode;
+  /** The lease name it is about. */
+  readonly lease: string;
+
+  constructor(code: LeaseErrorCode, lease: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.lease = lease;
+  }
+}
+
+/**
+ * An optional peer dependency that a feature needs is not installed: `npm install` the package named by
+ * `dependency` (the message gives the command). Its `code` is always `FDKIT_MISSING_DEPENDENCY`.
+ */
+export class MissingDependencyError extends Error {
+  override readonly name = 'MissingDependencyError';
+  /** Stable machine-readable code. */
+  readonly code = 'FDKIT_MISSING_DEPENDENCY';
+  /** The npm package that is missing. */
+  readonly dependency: string;
+
+  constructor(dependency: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.dependency = dependency;
+  }
+}
