@@ -135,3 +135,87 @@ export class TraceFormatError extends Error {
     this.line = line;
   }
 }
+
+/**
+ * A fencing token was refused: the resource has already seen a higher one, so a newer holder of the lease
+ * has been there and this writer's lease is, or was, lost. The write did not happen. Its `code` is always
+ * `FDKIT_STALE_TOKEN`.
+ *
+ * @example
+ * ```ts
+ * try { guard.enforce('invoices', lease.token); write(); }
+ * catch (e) { if (e instanceof StaleTokenError) stopWorking(`superseded by token ${e.highest}`); }
+ * ```
+ */
+export class StaleTokenError extends Error {
+  override readonly name = 'StaleTokenError';
+  /** Stable machine-readable code. */
+  readonly code = 'FDKIT_STALE_TOKEN';
+  /** What was written to: a guard's resource name, or `table(key=value)` for a fenced SQL update. */
+  readonly resource: string;
+  /** The token that was refused. */
+  readonly token: bigint;
+  /** The highest token the resource had seen, greater than `token`. */
+  readonly highest: bigint;
+
+  constructor(resource: string, token: bigint, highest: bigint, options?: ErrorOptions) {
+    super(
+      `stale fencing token ${token} for ${resource}: it has seen token ${highest}, so a newer lease holder has written there`,
+      options,
+    );
+    this.resource = resource;
+    this.token = token;
+    this.highest = highest;
+  }
+}
+
+/** Stable codes of {@link LeaseError}. */
+export type LeaseErrorCode =
+  /** The holder's monotonic clock passed the lease's deadline without a confirmed keep-alive. */
+  | 'FDKIT_LEASE_EXPIRED'
+  /** The lock service says the lease or its key is gone (expired there, revoked or deleted). */
+  | 'FDKIT_LEASE_REVOKED'
+  /** The holder released the lease, or closed its provider. */
+  | 'FDKIT_LEASE_RELEASED'
+  /** The lock service could not be reached or failed the request; `cause` is the client's error. */
+  | 'FDKIT_LEASE_UNAVAILABLE';
+
+/**
+ * A lease ended, or the lock service could not be asked. A lost lease's `lost` signal aborts with one of
+ * these as its reason, and `throwIfLost()` throws it.
+ *
+ * @example
+ * ```ts
+ * lease.lost.addEventListener('abort', () => console.log((lease.lost.reason as LeaseError).code));
+ * ```
+ */
+export class LeaseError extends Error {
+  override readonly name = 'LeaseError';
+  /** Stable machine-readable code. */
+  readonly code: LeaseErrorCode;
+  /** The lease name it is about. */
+  readonly lease: string;
+
+  constructor(code: LeaseErrorCode, lease: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.lease = lease;
+  }
+}
+
+/**
+ * An optional peer dependency that a feature needs is not installed: `npm install` the package named by
+ * `dependency` (the message gives the command). Its `code` is always `FDKIT_MISSING_DEPENDENCY`.
+ */
+export class MissingDependencyError extends Error {
+  override readonly name = 'MissingDependencyError';
+  /** Stable machine-readable code. */
+  readonly code = 'FDKIT_MISSING_DEPENDENCY';
+  /** The npm package that is missing. */
+  readonly dependency: string;
+
+  constructor(dependency: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.dependency = dependency;
+  }
+}

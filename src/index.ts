@@ -13,12 +13,43 @@ export {
   InvalidArgumentError,
   type InvalidOptionCode,
   InvalidOptionError,
+  LeaseError,
+  type LeaseErrorCode,
   type LifecycleCode,
   LifecycleError,
+  MissingDependencyError,
   NetworkError,
   type NetworkErrorCode,
+  StaleTokenError,
   TraceFormatError,
 } from './errors.js';
+export { createEtcdLeaseProvider, type EtcdLeaseProviderOptions } from './fencing/etcd-lease-provider.js';
+export {
+  type FencedUpdate,
+  type FencedUpdateResult,
+  fencedUpdate,
+  fencedUpdateSql,
+  type SqlDatabase,
+  type SqlParamStyle,
+  type SqlStatement,
+  type SqlStatementText,
+  type SqlValue,
+} from './fencing/fenced-update.js';
+export {
+  type FenceCheck,
+  type FenceStore,
+  FencingGuard,
+  type FencingGuardOptions,
+} from './fencing/fencing-guard.js';
+export { type IdempotencyPart, idempotencyKey } from './fencing/idempotency-key.js';
+export {
+  type AcquireOptions,
+  defaultSafetyMarginMs,
+  type Lease,
+  type LeaseProvider,
+  type ReleaseOptions,
+} from './fencing/lease.js';
+export { FENCING_TOKEN_MAX, type FencingToken } from './fencing/token.js';
 export {
   HEARTBEAT_CONFIG_KEYS,
   type HeartbeatConfig,

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { type Logger, pino } from 'pino';
+import { abortable } from '../abortable.js';
 import { InvalidArgumentError, type LifecycleCode, LifecycleError, NetworkError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import { Random } from '../runtime/random.js';
@@ -447,24 +448,4 @@ function literalAddress(s: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `promise`, or a rejection with the signal's reason once it aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,0 +1,136 @@
+/**
+ * A throwaway single-member etcd on 127.0.0.1, for the lease tests and the billing example: Debian's
+ * `etcd-server` package (`/usr/bin/etcd`, v3.4; `.ci/run` installs it), a fresh data directory under the
+ * system's temp directory, and port 0 for both the client and the peer listener, so that parallel test
+ * files and runs never collide. The client port is read from etcd's own log line ("serving client
+ * traffic"), which etcd writes only once the member is ready to serve.
+ *
+ * Raft timers are shortened (50 ms heartbeat, 500 ms election timeout): on a loopback member they cost
+ * nothing, and they lower etcd's floor on lease TTLs from 2 s to 1 s (1.5 election timeouts, rounded up
+ * to whole seconds). Every server is stopped (SIGTERM, then SIGKILL) and its directory removed by
+ * `stop()`, and killed once more when the process that started it exits.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** Where Debian's etcd-server package puts the binary. */
+const ETCD_BINARY = '/usr/bin/etcd';
+/** How long etcd may take to become ready: under 1 s when the machine is calm. */
+const STARTUP_TIMEOUT_MS = 20_000;
+
+/** A running etcd. */
+export interface EtcdServer {
+  /** The client URL, such as `http://127.0.0.1:41234`. */
+  readonly endpoint: string;
+  readonly pid: number;
+  /** Stops the server and removes its data; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+const LOG_LINES_KEPT = 60;
+const STOP_TIMEOUT_MS = 5_000;
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function killOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const c of running) c.kill('SIGKILL');
+  });
+}
+
+/** The client address etcd announces once it serves, from one zap JSON log line. */
+function servingAddress(line: string): string | undefined {
+  if (!line.includes('serving client traffic')) return undefined;
+  try {
+    const entry = JSON.parse(line) as { address?: unknown };
+    return typeof entry.address === 'string' ? entry.address : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts etcd and resolves once it serves clients. Rejects, with etcd's last log lines, when the binary is
+ * missing, etcd exits, or it is not ready within the startup timeout.
+ */
+export async function startEtcd(): Promise<EtcdServer> {
+  try {
+    accessSync(ETCD_BINARY, constants.X_OK);
+  } catch {
+    throw new Error(
+      `etcd is not installed at ${ETCD_BINARY}: apt-get install etcd-server (Debian 12 ships v3.4; .ci/run installs it)`,
+    );
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'fdkit-etcd-'));
+  const name = 'fdkit';
+  // biome-ignore format: flags and their values read best in pairs
+  const args = [
+    '--name', name,
+    '--data-dir', join(dataDir, 'data'),
+    '--listen-client-urls', 'http://127.0.0.1:0',
+    '--advertise-client-urls', 'http://127.0.0.1:0',
+    '--listen-peer-urls', 'http://127.0.0.1:0',
+    '--initial-advertise-peer-urls', 'http://127.0.0.1:0',
+    '--initial-cluster', `${name}=http://127.0.0.1:0`,
+    '--heartbeat-interval', '50',
+    '--election-timeout', '500',
+    // Its HTTP gateway would dial the advertised port 0 and complain forever; the gRPC API is all we use.
+    '--enable-grpc-gateway=false',
+    '--logger', 'zap',
+    '--log-outputs', 'stderr',
+  ];
+  const child = spawn(ETCD_BINARY, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  killOnExit(child);
+  const lines: string[] = [];
+  const log = (): string => lines.join('\n');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const address = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`etcd was not ready within ${STARTUP_TIMEOUT_MS} ms; its log:\n${log()}`)),
+        STARTUP_TIMEOUT_MS,
+      );
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new Error(`etcd could not be started: ${error.message}`));
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(
+          new Error(`etcd exited (${signal ?? `code ${code}`}) before it was ready; its log:\n${log()}`),
+        );
+      });
+      createInterface({ input: child.stderr! }).on('line', (line) => {
+        lines.push(line);
+        if (lines.length > LOG_LINES_KEPT) lines.shift();
+        const served = servingAddress(line);
+        if (served !== undefined) {
+          clearTimeout(timer);
+          resolve(served);
+        }
+      });
+    });
+    return { endpoint: `http://${address}`, pid: child.pid!, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The `etcd3` package, loaded on first use. It is an optional peer dependency: loading it (gRPC and
+ * protobufjs) takes about 350 ms and 30 MB on the CI machine, which every `import 'fdkit'` would otherwise
+ * pay, and most users of the detectors never talk to etcd. A missing package becomes a typed error that
+ * says what to install.
+ */
+import { LeaseError, MissingDependencyError } from '../errors.js';
+
+/** The module namespace of `etcd3`. */
+export type Etcd3Module = typeof import('etcd3');
+
+/** The version range fdkit is tested with, for the install hint (package.json's peerDependencies). */
+const ETCD3_RANGE = '^1.1.2';
+
+function isModuleNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+/** Imports `etcd3`, or throws a {@link MissingDependencyError} when it is not installed. */
+export async function loadEtcd3(): Promise<Etcd3Module> {
+  try {
+    return await import('etcd3');
+  } catch (error) {
+    if (!isModuleNotFound(error)) throw error;
+    throw new MissingDependencyError(
+      'etcd3',
+      `createEtcdLeaseProvider needs the etcd3 package, an optional peer dependency of fdkit: npm install etcd3@${ETCD3_RANGE}`,
+      { cause: error },
+    );
+  }
+}
+
+/** A `FDKIT_LEASE_UNAVAILABLE` error for a failed `operation` on lease `name`, with the client's error. */
+export function unavailable(name: string, operation: string, error: unknown): LeaseError {
+  const reason = error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
+  return new LeaseError(
+    'FDKIT_LEASE_UNAVAILABLE',
+    name,
+    `lease ${name}: ${operation} failed at the lock service (${reason})`,
+    { cause: error },
+  );
+}
