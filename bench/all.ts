@@ -14,8 +14,8 @@
  * then. Steps still waiting when the time limit passes are skipped.
  *
  * Usage: `npx tsx bench/all.ts [--quick] [--only STEP,...] [--skip STEP,...] [--time-limit-s S]`, steps
- * `detectors`, `codec`, `sim-scale`, `swim-sweeps`, `cluster-load`, `node-throughput`. About 7 minutes
- * on a 2-core machine (limit 10), `--quick` about 3 (limit 5). Progress on stderr; the summary's path on
+ * `detectors`, `codec`, `sim-scale`, `swim-sweeps`, `cluster-load`, `node-throughput`. About 5 minutes
+ * on a 2-core machine (limit 10), `--quick` about 3.5 (limit 5). Progress on stderr; the summary's path on
  * stdout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -66,7 +66,7 @@ const STEPS: readonly Step[] = [
     script: 'swim-sweeps.ts',
     // The full sweeps take longer than the whole budget: `npm run bench:sweeps` runs them.
     args: () => ['--quick'],
-    results: ['swim-sweeps.json', 'swim-sweeps-runs.json', 'swim-sweeps.md'],
+    results: ['swim-sweeps-quick.json', 'swim-sweeps-quick-runs.json', 'swim-sweeps-quick.md'],
     timeoutS: 300,
   },
   {
@@ -271,7 +271,10 @@ function sweepsSection(j: Json): string[] {
     );
   }
   const charts = list(j.charts).map(String);
-  out.push(`Tables of every sweep: [swim-sweeps.md](swim-sweeps.md). Charts:`, '');
+  out.push(
+    'Tables of every sweep: [swim-sweeps-quick.md](swim-sweeps-quick.md); the full sweeps (`npm run bench:sweeps`): [swim-sweeps.md](swim-sweeps.md). Charts of this run:',
+    '',
+  );
   for (const c of charts) out.push(`![${c}](${c})`, '');
   return out;
 }
@@ -381,7 +384,7 @@ function summary(
   );
   const scale = json('sim-scale', 'sim-scale.json');
   section('Simulator at scale', scale === undefined ? undefined : simScaleSection(scale));
-  const sweeps = json('swim-sweeps', 'swim-sweeps.json');
+  const sweeps = json('swim-sweeps', 'swim-sweeps-quick.json');
   section('SWIM sweeps and Lifeguard (simulator)', sweeps === undefined ? undefined : sweepsSection(sweeps));
   const load = json('cluster-load', 'cluster-load.json');
   const tput = json('node-throughput', 'node-throughput.json');

@@ -28,11 +28,12 @@
  *
  * Usage: `npx tsx bench/swim-sweeps.ts [--quick] [--only sweeps|lifeguard] [--seeds N]
  * [--lifeguard-seeds N] [--time-limit-s S] [--json]`. Progress on stderr, a table on stdout (the JSON
- * with `--json`), results in `bench/results/swim-sweeps.json` and `.md`, charts in
- * `bench/results/swim-*.svg`. Simulations run in `--jobs` worker processes (default: 2, or fewer cores);
- * the results depend only on the seeds. The default run takes about 4 minutes on a 2-core machine,
- * `--quick` about one; runs not started when the time limit passes are skipped, and their points listed
- * as such.
+ * with `--json`), results in `bench/results/swim-sweeps.json` (`-runs.json`: every run's record) and
+ * `.md`, charts in `bench/results/swim-sweeps-*.svg`; a `--quick` run writes `swim-sweeps-quick*`
+ * instead, beside the full run's results. Simulations run in `--jobs` worker processes (default: 2, or fewer cores);
+ * the results depend only on the seeds. The default run takes about 5 minutes of CPU (4 minutes on an
+ * idle 2-core machine, 7.5 on a busy shared one), `--quick` about one; runs not started when the time
+ * limit (10 and 3 minutes) passes are skipped, and their points listed as such.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -111,7 +112,7 @@ const FULL: Mode = {
   lifeguardSeeds: 20,
   variantSeeds: 10,
   largeSeeds: 4,
-  timeLimitS: 480,
+  timeLimitS: 600,
 };
 
 const QUICK: Mode = {
@@ -126,7 +127,7 @@ const QUICK: Mode = {
   lifeguardSeeds: 6,
   variantSeeds: 3,
   largeSeeds: 0,
-  timeLimitS: 150,
+  timeLimitS: 180,
 };
 
 interface Settings {
@@ -883,7 +884,7 @@ function charts(points: readonly PointResult[], lifeguard: readonly LifeguardRes
       color: string,
       dashed = false,
     ): LineSeries => ({ name, points: ps.map((p) => ({ x: pct(p), y: f(p) })), dashed, color });
-    out['swim-sweeps-loss-detection.svg'] = lineChart({
+    out['loss-detection'] = lineChart({
       title: 'Crash detection against loss rate (100 members, lan)',
       xLabel: 'packet loss (%)',
       yLabel: 'seconds after the crash (median)',
@@ -903,7 +904,7 @@ function charts(points: readonly PointResult[], lifeguard: readonly LifeguardRes
       ],
       note,
     });
-    out['swim-sweeps-loss-fp.svg'] = lineChart({
+    out['loss-fp'] = lineChart({
       title: 'False suspicions against loss rate (100 members, lan)',
       xLabel: 'packet loss (%)',
       yLabel: 'false suspicions raised per member-hour (median)',
@@ -953,7 +954,7 @@ function charts(points: readonly PointResult[], lifeguard: readonly LifeguardRes
     if (svg !== undefined) out[file] = svg;
   };
   add(
-    'swim-sweeps-probe-interval.svg',
+    'probe-interval',
     detectionChart(
       'probe-interval',
       'Detection against probe interval (100 members)',
@@ -962,17 +963,17 @@ function charts(points: readonly PointResult[], lifeguard: readonly LifeguardRes
     ),
   );
   add(
-    'swim-sweeps-suspicion-mult.svg',
+    'suspicion-mult',
     detectionChart('suspicion-mult', 'Detection against suspicionMult (100 members)', 'suspicionMult', false),
   );
   add(
-    'swim-sweeps-cluster-size.svg',
+    'cluster-size',
     detectionChart('cluster-size', 'Detection against cluster size', 'members', true, SIZE_LOSS),
   );
   const main = lifeguard.find((r) => r.scenario.key === 'main');
   if (main !== undefined) {
     const short = (k: LifeguardKey) => LIFEGUARD_MODES.find((m) => m.key === k)!.short;
-    out['swim-lifeguard.svg'] = barChart({
+    out.lifeguard = barChart({
       title: 'False positives caused by one CPU-starved member (100 members)',
       yLabel: `events over ${main.scenario.seeds} runs (log scale)`,
       categories: main.modes.map((m) => short(m.mode)),
@@ -1027,13 +1028,13 @@ function sourceState(): { commit: string; changedSrcFiles: number } {
   };
 }
 
-function markdown(o: Output, chartFiles: readonly string[]): string {
+function markdown(o: Output, chartFile: (chart: string) => string | undefined): string {
   const lines: string[] = [];
   const m = machine();
   lines.push(
     '# SWIM sweeps and Lifeguard on/off in the simulator',
     '',
-    `\`npx tsx bench/swim-sweeps.ts${o.mode === 'quick' ? ' --quick' : ''}\` (${o.mode} mode) on ${m.cpuCount} × ${m.cpu}, Node ${m.node}, ${o.date.slice(0, 10)}, commit ${o.source.commit}${o.source.changedSrcFiles > 0 ? ` (+${o.source.changedSrcFiles} changed src files)` : ''}; ${(o.durationMs / 1000).toFixed(0)} s.`,
+    `\`npx tsx bench/swim-sweeps.ts${o.mode === 'quick' ? ' --quick' : ''}\` (${o.mode} mode${o.mode === 'quick' ? ': few seeds, rough numbers; run without --quick for the full sweeps' : ''}) on ${m.cpuCount} × ${m.cpu}, Node ${m.node}, ${o.date.slice(0, 10)}, commit ${o.source.commit}${o.source.changedSrcFiles > 0 ? ` (+${o.source.changedSrcFiles} changed src files)` : ''}; ${(o.durationMs / 1000).toFixed(0)} s.`,
     'Virtual-time results: they depend only on the seeds, not on the machine.',
     '',
   );
@@ -1053,7 +1054,8 @@ function markdown(o: Output, chartFiles: readonly string[]): string {
       ...ratioLines(main.ratios),
       '',
     );
-    if (chartFiles.includes('swim-lifeguard.svg')) lines.push('![Lifeguard on/off](swim-lifeguard.svg)', '');
+    const lifeguardChart = chartFile('lifeguard');
+    if (lifeguardChart !== undefined) lines.push(`![Lifeguard on/off](${lifeguardChart})`, '');
     const variants = o.lifeguard.filter((r) => r.scenario.key !== 'main');
     if (variants.length > 0) {
       lines.push(
@@ -1075,11 +1077,11 @@ function markdown(o: Output, chartFiles: readonly string[]): string {
     ['cluster-size', `Cluster size, ${SIZE_LOSS * 100} % independent loss`],
   ];
   const files: Record<SweepName, string> = {
-    'probe-interval': 'swim-sweeps-probe-interval.svg',
-    'suspicion-mult': 'swim-sweeps-suspicion-mult.svg',
-    loss: 'swim-sweeps-loss-detection.svg',
-    'bursty-loss': 'swim-sweeps-loss-fp.svg',
-    'cluster-size': 'swim-sweeps-cluster-size.svg',
+    'probe-interval': 'probe-interval',
+    'suspicion-mult': 'suspicion-mult',
+    loss: 'loss-detection',
+    'bursty-loss': 'loss-fp',
+    'cluster-size': 'cluster-size',
   };
   if (o.sweeps.length > 0) {
     lines.push(
@@ -1092,7 +1094,8 @@ function markdown(o: Output, chartFiles: readonly string[]): string {
       const ps = o.sweeps.filter((p) => p.sweep === sweep) as PointResult[];
       if (ps.length === 0) continue;
       lines.push(`### ${title}`, '', sweepTable(ps), '');
-      if (chartFiles.includes(files[sweep])) lines.push(`![${title}](${files[sweep]})`, '');
+      const chart = chartFile(files[sweep]);
+      if (chart !== undefined) lines.push(`![${title}](${chart})`, '');
     }
   }
   if (o.skipped.length > 0) lines.push('## Skipped (time limit)', '', ...o.skipped.map((s) => `- ${s}`), '');
@@ -1190,9 +1193,13 @@ async function main(): Promise<void> {
   }
   pool.close();
 
+  // A quick run writes beside the full run's results, not over them.
+  const name = mode.name === 'quick' ? 'swim-sweeps-quick' : 'swim-sweeps';
   const chartSvgs = charts(results, lifeguard, mode);
-  const chartFiles = Object.keys(chartSvgs);
-  for (const [file, svg] of Object.entries(chartSvgs)) writeResult(file, svg);
+  const chartFile = (chart: string): string | undefined =>
+    chart in chartSvgs ? `${name}-${chart}.svg` : undefined;
+  const chartFiles = Object.keys(chartSvgs).map((chart) => `${name}-${chart}.svg`);
+  for (const [chart, svg] of Object.entries(chartSvgs)) writeResult(`${name}-${chart}.svg`, svg);
   const output: Output = {
     benchmark: 'fdkit SWIM sweeps and Lifeguard on/off (simulator)',
     date: new Date().toISOString(),
@@ -1209,10 +1216,10 @@ async function main(): Promise<void> {
     skipped,
     charts: chartFiles,
     durationMs: Math.round(performance.now() - started),
-    runsFile: 'swim-sweeps-runs.json',
+    runsFile: `${name}-runs.json`,
   };
   const json = `${toJson(output)}\n`;
-  const file = writeResult('swim-sweeps.json', json);
+  const file = writeResult(`${name}.json`, json);
   // Per-seed records, one run a line: the raw data behind every median.
   const records = [
     ...results.flatMap((p) => p.runs.map((r) => ({ point: p.label, ...r }))),
@@ -1220,10 +1227,10 @@ async function main(): Promise<void> {
       l.modes.flatMap((m) => m.runs.map((r) => ({ point: `lifeguard ${l.scenario.key} ${m.mode}`, ...r }))),
     ),
   ];
-  writeResult('swim-sweeps-runs.json', `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);
-  writeResult('swim-sweeps.md', markdown(output, chartFiles));
+  writeResult(`${name}-runs.json`, `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);
+  writeResult(`${name}.md`, markdown(output, chartFile));
   progress(
-    `swim-sweeps: done in ${elapsed()}; ${file}, swim-sweeps.md and ${chartFiles.length} charts in bench/results/${skipped.length > 0 ? `; ${skipped.length} skipped at the time limit` : ''}`,
+    `swim-sweeps: done in ${elapsed()}; ${file}, ${name}.md and ${chartFiles.length} charts in bench/results/${skipped.length > 0 ? `; ${skipped.length} skipped at the time limit` : ''}`,
   );
   process.stdout.write(s.json ? json : stdoutTable(output));
 }
