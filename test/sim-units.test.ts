@@ -444,6 +444,42 @@ describe('SimProcess', () => {
     expect(timeOf(rec.log[0]!)).toBeGreaterThanOrEqual(1000);
   });
 
+  it('a slow CPU with timersFirst runs timers that came due before the packets waiting', () => {
+    const { clock, proc, rec } = setup(4);
+    proc.setSlowCpu(100, true);
+    // A packet takes the CPU; while it is busy, two more packets arrive and a timer comes due.
+    proc.receivePacket('peer', packet(1));
+    arrive(clock, proc, 1, 2);
+    arrive(clock, proc, 2, 3);
+    proc.setTimer(3, () => rec.log.push(`timer @${clock.now()}`));
+    clock.advanceTo(100_000);
+    const order = rec.log.map((l) => (l.startsWith('timer') ? 'timer' : l.split(' ').slice(0, 2).join(' ')));
+    // Packet 1 was on the CPU already; the timer overtakes packets 2 and 3, which then keep their order.
+    expect(order).toEqual(['packet 1', 'timer', 'packet 2', 'packet 3']);
+    const times = rec.log.map(timeOf);
+    for (let i = 1; i < times.length; i++) expect(times[i]!).toBeGreaterThanOrEqual(times[i - 1]!);
+  });
+
+  it('a slow CPU with timersFirst keeps the FIFO order among timers and among packets, and after a pause', () => {
+    const { clock, proc, rec } = setup(6);
+    proc.setSlowCpu(10, true);
+    for (let i = 0; i < 50; i++) {
+      proc.receivePacket('peer', packet(i));
+      proc.setTimer(0, () => rec.log.push(`timer ${i} @${clock.now()}`));
+    }
+    proc.pause(500);
+    arrive(clock, proc, 100, 50);
+    clock.advanceTo(100_000);
+    const packets = rec.log.filter((l) => l.startsWith('packet')).map((l) => Number(l.split(' ')[1]));
+    const timers = rec.log.filter((l) => l.startsWith('timer')).map((l) => Number(l.split(' ')[1]));
+    expect(packets).toEqual(Array.from({ length: 51 }, (_, i) => i));
+    expect(timers).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    // Every timer waits only for the work on the CPU when it came due, never behind the packets queued.
+    expect(rec.log.findIndex((l) => l.startsWith('timer 49'))).toBeLessThan(
+      rec.log.findIndex((l) => l.startsWith('packet 2 ')),
+    );
+  });
+
   it('setSlowCpu(0) restores immediate handling', () => {
     const { clock, proc, rec } = setup(3);
     proc.setSlowCpu(20);

@@ -38,6 +38,12 @@ export interface SlowCpuFault {
   readonly atMs: number;
   readonly durationMs: number;
   readonly meanMs: number;
+  /**
+   * Timers waiting for the CPU run before packets waiting for it, as in Node's event loop (timers phase,
+   * then poll), instead of all work in the order it came due: the member's probes then time out with
+   * their acks unread, and it accuses healthy members (Lifeguard's slow member). Default false.
+   */
+  readonly timersFirst?: boolean;
 }
 
 /** Every fault of a run. */

@@ -6,7 +6,9 @@
  * - crash: everything stops and arrives nowhere; a restart is a new core under the same name, with a
  *   new incarnation from the wall clock, joining through its seeds;
  * - slow CPU: every timer and packet waits its turn behind the previous ones, each taking an
- *   exponentially distributed time to process.
+ *   exponentially distributed time to process; in one queue (FIFO), or, with `timersFirst`, timers that
+ *   came due ahead of packets that arrived, as Node's event loop runs expired timers before it polls the
+ *   sockets: a starved member's probe then times out although the ack is waiting in its socket buffer.
  */
 import type { Clock, Timer } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
@@ -36,6 +38,9 @@ export class SimProcess implements Clock {
   private inboxSize = 0;
   private slowMeanMs = 0;
   private cpuQueue: Work[] = [];
+  /** Timers waiting for the CPU while `timersFirst`: they run before anything in `cpuQueue`. */
+  private timerQueue: Work[] = [];
+  private timersFirst = false;
   private cpuBusy = false;
   /** Packets dropped because the socket buffer was full while paused. */
   bufferDrops = 0;
@@ -108,6 +113,7 @@ export class SimProcess implements Clock {
     this.deferredTimers.length = 0;
     this.deferredPackets.length = 0;
     this.cpuQueue = [];
+    this.timerQueue = [];
     this.cpuBusy = false;
     this.inboxSize = 0;
   }
@@ -118,9 +124,14 @@ export class SimProcess implements Clock {
     this.core = core;
   }
 
-  /** Makes every later piece of work take an exponential time of mean `meanMs` (0: a normal CPU). */
-  setSlowCpu(meanMs: number): void {
+  /**
+   * Makes every later piece of work take an exponential time of mean `meanMs` (0: a normal CPU). With
+   * `timersFirst`, timers waiting for the CPU run before packets waiting for it (Node's timers phase
+   * comes before its poll phase); otherwise work runs in the order it came due.
+   */
+  setSlowCpu(meanMs: number, timersFirst = false): void {
     this.slowMeanMs = meanMs;
+    this.timersFirst = timersFirst;
   }
 
   private resume(): void {
@@ -128,10 +139,11 @@ export class SimProcess implements Clock {
     this.inboxSize = 0;
     // Node runs expired timers before it polls the sockets.
     const work = [...this.deferredTimers, ...this.deferredPackets];
+    const timers = this.deferredTimers.length;
     this.deferredTimers.length = 0;
     this.deferredPackets.length = 0;
-    for (const w of work) this.execute(w);
-    if (!this.cpuBusy && this.cpuQueue.length > 0) this.nextOnCpu();
+    for (let i = 0; i < work.length; i++) this.execute(work[i]!, i >= timers);
+    if (!this.cpuBusy && this.cpuQueue.length + this.timerQueue.length > 0) this.nextOnCpu();
   }
 
   private run(work: Work, fromNetwork: boolean): void {
@@ -140,21 +152,22 @@ export class SimProcess implements Clock {
       (fromNetwork ? this.deferredPackets : this.deferredTimers).push(work);
       return;
     }
-    this.execute(work);
+    this.execute(work, fromNetwork);
   }
 
-  private execute(work: Work): void {
+  private execute(work: Work, fromNetwork: boolean): void {
     // A CPU back to normal still works off its backlog first, in order.
     if (this.slowMeanMs <= 0 && !this.cpuBusy) {
       work();
       return;
     }
-    this.cpuQueue.push(work);
+    (this.timersFirst && !fromNetwork ? this.timerQueue : this.cpuQueue).push(work);
     if (!this.cpuBusy) this.nextOnCpu();
   }
 
   private nextOnCpu(): void {
-    const work = this.cpuQueue.shift();
+    const queue = this.timerQueue.length > 0 ? this.timerQueue : this.cpuQueue;
+    const work = queue.shift();
     if (work === undefined) {
       this.cpuBusy = false;
       return;
@@ -165,7 +178,7 @@ export class SimProcess implements Clock {
     this.clock.setTimer(cost, () => {
       if (generation !== this.generation) return;
       if (this.state === 'paused') {
-        this.cpuQueue.unshift(work);
+        queue.unshift(work);
         this.cpuBusy = false;
         return;
       }

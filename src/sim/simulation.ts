@@ -476,7 +476,7 @@ export class Simulation {
     }
     for (const s of this.plan.slowCpus) {
       end(s.atMs + s.durationMs);
-      clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs));
+      clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs, s.timersFirst === true));
       clock.setTimer(s.atMs + s.durationMs, () => this.processes[s.member]!.setSlowCpu(0));
     }
     if (this.leaders !== undefined) {
