@@ -20,6 +20,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { convergedView, type PeerEvent, parserFor, type SystemName } from './events.js';
@@ -46,9 +47,19 @@ export interface Launch {
 }
 
 const live = new Set<Member>();
+/** Set once the bench stops every member: exits after that are expected. */
+let stopping = false;
+/** Told of each member that exits while the bench did not mean it to (a crash, or a kill from outside). */
+let onUnexpectedExit: ((m: Member) => void) | undefined;
+
+/** Tells `listener` of each member that exits without the bench having killed it. */
+export function watchUnexpectedExits(listener: (m: Member) => void): void {
+  onUnexpectedExit = listener;
+}
 
 /** Kills every member still running (SIGCONT first, so that a stopped one dies too). */
 export function killEveryMember(): void {
+  stopping = true;
   for (const m of live) m.killNow();
 }
 
@@ -59,6 +70,8 @@ export class Member {
   pid: number | undefined;
   readonly stderrTail: string[] = [];
   exited = false;
+  /** How it ended (the status of its `timeout` wrapper, which passes the member's on). */
+  exitStatus: string | undefined;
   /** Set once the bench killed it on purpose. */
   killed = false;
 
@@ -87,9 +100,20 @@ export class Member {
       else if (system === 'serf') this.tail(text);
     });
     lines(this.wrapper.stderr!, (text) => this.tail(text));
-    this.wrapper.on('exit', () => {
+    this.wrapper.on('exit', (code, signal) => {
       this.exited = true;
+      this.exitStatus = signal ?? `code ${code}`;
       live.delete(this);
+      // `close` follows once stdout and stderr are read to the end: the last words are in the tail then
+      // (unless the member outlives its wrapper and holds them open: a second at most).
+      let told = false;
+      const tell = (): void => {
+        if (told) return;
+        told = true;
+        if (!this.killed && !stopping) onUnexpectedExit?.(this);
+      };
+      this.wrapper.once('close', tell);
+      setTimeout(tell, 1000).unref();
     });
     this.wrapper.on('error', (error) => {
       this.exited = true;
@@ -127,11 +151,31 @@ export class Member {
     }
   }
 
-  /** Kills the member and its wrapper at once, whatever state it is in. */
+  /**
+   * Kills the member and its wrapper at once, whatever state it is in. The member's own process is
+   * killed even when its wrapper is gone already (killed from outside, it leaves the member orphaned),
+   * once its command line shows that the pid is still this member's.
+   */
   killNow(): void {
-    this.signal('SIGCONT');
-    this.signal('SIGKILL');
+    if (this.pid !== undefined && this.stillOurs()) {
+      for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
+        try {
+          process.kill(this.pid, signal);
+        } catch {
+          // Gone in the meantime.
+        }
+      }
+    }
     if (!this.exited) this.wrapper.kill('SIGKILL');
+  }
+
+  private stillOurs(): boolean {
+    try {
+      const cmdline = readFileSync(`/proc/${this.pid}/cmdline`, 'utf8');
+      return cmdline.includes(this.name) && cmdline.includes(String(this.port));
+    } catch {
+      return false;
+    }
   }
 
   /** True when a TCP connection to its port is accepted (it is serving). */
@@ -286,6 +330,9 @@ export class Cluster {
 
   /** Kills every member (after the measurements: no one needs a graceful leave). */
   stop(): void {
-    for (const m of this.members) m.killNow();
+    for (const m of this.members) {
+      m.killed = true;
+      m.killNow();
+    }
   }
 }

@@ -6,7 +6,7 @@
  * Usage: `npm run bench:peers` or `npx tsx bench/peers/run.ts [--members N] [--reps R] [--pause-s S]
  * [--warmup-s S] [--steady-s S] [--idle-members N] [--idle-warmup-s S] [--idle-s S] [--kill-wait-s S]
  * [--settle-s S] [--systems fdkit,serf,memberlist] [--skip-faults] [--skip-idle] [--timeout-s S]
- * [--no-write] [--json]`. The defaults take about six minutes. Progress goes to stderr, the table to
+ * [--no-write] [--json]`. The defaults take about five minutes. Progress goes to stderr, the table to
  * stdout (the JSON instead with `--json`), results to `bench/results/peers.json` and `peers.md`.
  *
  * Setup (bench/peers/setup.ts): Debian's `serf`, `golang-go` and `golang-github-hashicorp-memberlist-dev`
@@ -16,10 +16,12 @@
  * The run:
  * 1. Faults: N members (5) of each system on 127.0.0.1 (bench/peers/cluster.ts), all joined and seeing
  *    each other alive; a warm-up; a steady-state window (CPU and bytes per member, and any false
- *    positive). Then R times (3): SIGKILL one member of each system at the same moment and wait until
+ *    positive). Then R times (5): SIGKILL one member of each system at the same moment and wait until
  *    every survivor of every system reports it dead (bounded), start a replacement member in each system
  *    and wait until all converge; SIGSTOP another member of each system, SIGCONT it after S seconds (3),
- *    watch a settle time and wait until all converge again.
+ *    watch a settle time and wait until all converge again. The killed member is the oldest but the
+ *    first; the paused one is always the first, which is never killed: a kill never meets a member
+ *    that an earlier pause had put under suspicion (that would measure recovery from the pause too).
  * 2. Idle: N members (20) of each system, a warm-up, then a longer steady-state window: the per-member
  *    cost of issue 4.
  * Warm-ups are 30 s: V8's memory reducer runs a full GC about 25 s after a Node.js process starts
@@ -58,7 +60,7 @@ import {
   summarizeCost,
   summarizeFaults,
 } from './analysis.js';
-import { Cluster, killEveryMember, type Launch, PortPool, sleep } from './cluster.js';
+import { Cluster, killEveryMember, type Launch, PortPool, sleep, watchUnexpectedExits } from './cluster.js';
 import { SYSTEMS, type SystemName } from './events.js';
 import { counterDelta, NftCounters, type PortCounters } from './nft.js';
 import { cpuPercent, type ProcSample, readProc, threadTimeLost } from './proc.js';
@@ -304,7 +306,8 @@ async function killOne(
   faults: Map<SystemName, Fault[]>,
   gone: Map<SystemName, string[]>,
 ): Promise<void> {
-  const index = 1 + (r % (s.members - 1));
+  // The oldest member but the first (the first is the one paused).
+  const index = 1;
   const victims = clusters.map((c) => c.running()[index]!);
   const survivors = clusters.map((c, i) => c.running().filter((m) => m !== victims[i]));
   const atMs = performance.now();
@@ -354,7 +357,8 @@ async function pauseOne(
   faults: Map<SystemName, Fault[]>,
   gone: Map<SystemName, string[]>,
 ): Promise<void> {
-  const index = 1 + ((r + 1) % (s.members - 1));
+  // Always the first member, never killed.
+  const index = 0;
   const paused = clusters.map((c) => c.running()[index]!);
   const others = clusters.map((c, i) => c.running().filter((m) => m !== paused[i]));
   const atMs = performance.now();
@@ -482,17 +486,18 @@ interface HistoryEntry {
   readonly values: Record<string, PerSystem<number | null>>;
 }
 
-const HISTORY_KEYS: Readonly<Record<string, string>> = {
-  firstDetectionMs: 'kill -9: first detection, ms',
-  allKnowMs: 'kill -9: all know, ms',
-  pauseSuspicionsRaised: 'SIGSTOP: suspicions raised',
-  pauseFalseDeaths: 'SIGSTOP: false deaths',
-  steadyCpuPercent: 'steady: CPU %',
-  steadyUdpPayloadBytesPerSec: 'steady: UDP payload B/s',
-  idleCpuPercent: 'idle: CPU %',
-  idleDatagramsOutPerSec: 'idle: datagrams/s sent',
-  idleUdpPayloadBytesPerSec: 'idle: UDP payload B/s',
-  idleAllBytesPerSec: 'idle: all bytes B/s',
+/** What a run keeps for the next ones: a label and the decimals to print it with. */
+const HISTORY_KEYS: Readonly<Record<string, readonly [string, number]>> = {
+  firstDetectionMs: ['kill -9: first detection, ms', 0],
+  allKnowMs: ['kill -9: all know, ms', 0],
+  pauseSuspicionsRaised: ['SIGSTOP: suspicions raised', 0],
+  pauseFalseDeaths: ['SIGSTOP: false deaths', 0],
+  steadyCpuPercent: ['steady: CPU %', 3],
+  steadyUdpPayloadBytesPerSec: ['steady: UDP payload B/s', 1],
+  idleCpuPercent: ['idle: CPU %', 3],
+  idleDatagramsOutPerSec: ['idle: datagrams/s sent', 2],
+  idleUdpPayloadBytesPerSec: ['idle: UDP payload B/s', 1],
+  idleAllBytesPerSec: ['idle: all bytes B/s', 1],
 };
 
 function historyValues(
@@ -539,13 +544,13 @@ function readHistory(): HistoryEntry[] {
 /** Over the runs kept: each key's fdkit / other ratio, as `median (min–max)` over runs. */
 function historyCells(history: readonly HistoryEntry[], systems: readonly SystemName[]): string[][] {
   const others = systems.filter((x) => x !== 'fdkit');
-  return Object.entries(HISTORY_KEYS).map(([key, label]) => [
+  return Object.entries(HISTORY_KEYS).map(([key, [label, digits]]) => [
     label,
-    ...systems.map((x) => formatSpread(spread(history.map((h) => h.values[key]?.[x] ?? null)), 2)),
+    ...systems.map((x) => formatSpread(spread(history.map((h) => h.values[key]?.[x] ?? null)), digits)),
     ...others.map((x) =>
       formatSpread(
         spread(history.map((h) => ratio(h.values[key]?.fdkit ?? null, h.values[key]?.[x] ?? null))),
-        3,
+        2,
       ),
     ),
   ]);
@@ -631,6 +636,26 @@ async function run(s: Settings): Promise<void> {
     }
   }
   const settingsUsed: Settings = { ...s, systems };
+  const unexpected: {
+    system: SystemName;
+    member: string;
+    atS: number;
+    status: string;
+    lastLines: string[];
+  }[] = [];
+  watchUnexpectedExits((m) => {
+    const entry = {
+      system: m.system,
+      member: m.name,
+      atS: round((performance.now() - started) / 1000, 1),
+      status: m.exitStatus ?? 'unknown',
+      lastLines: m.stderrTail.slice(-5),
+    };
+    unexpected.push(entry);
+    progress(
+      `warning: ${m.system} ${m.name} exited on its own (${entry.status}) ${entry.atS} s into the run: ${entry.lastLines.join(' | ') || 'no output'}`,
+    );
+  });
   const fdkitCli = join(ensureDist(false), 'cli', 'main.js');
   const made = NftCounters.create();
   const notes: string[] = [];
@@ -679,13 +704,21 @@ async function run(s: Settings): Promise<void> {
     );
   }
 
+  if (unexpected.length > 0) {
+    const systemsHit = [...new Set(unexpected.map((u) => u.system))].join(', ');
+    notes.push(
+      `This run is not valid: ${unexpected.length} member(s) of ${systemsHit} exited without the bench killing them (see unexpectedExits in peers.json); it is not added to the runs kept below.`,
+    );
+  }
   const source = sourceState();
   const date = new Date().toISOString();
   const vers = versions();
-  const history = [
-    ...readHistory(),
-    { date, commit: source.commit, values: historyValues(settingsUsed, faultRun, steadyCost, idleCost) },
-  ].slice(-HISTORY_KEEP);
+  const entry = {
+    date,
+    commit: source.commit,
+    values: historyValues(settingsUsed, faultRun, steadyCost, idleCost),
+  };
+  const history = [...readHistory(), ...(unexpected.length === 0 ? [entry] : [])].slice(-HISTORY_KEEP);
   const ratios = Object.fromEntries(
     settingsUsed.systems
       .filter((x) => x !== 'fdkit')
@@ -732,6 +765,8 @@ async function run(s: Settings): Promise<void> {
             ),
             perMember: idleRun.window.costs,
           },
+    valid: unexpected.length === 0,
+    unexpectedExits: unexpected,
     notes,
     totalS: round((performance.now() - started) / 1000, 1),
     history,
