@@ -408,6 +408,33 @@ function readCompound(a: readonly unknown[]): Packet[] | undefined {
 }
 
 /**
+ * The message array of one datagram, SWIM's or the heartbeat monitor's, after the checks every datagram
+ * passes: bytes, within the UDP limit, not empty, one MessagePack array of at least two elements (the
+ * version and the type). Undefined with the failure recorded (see {@link failed}).
+ */
+function unpackDatagram(bytes: Uint8Array): readonly unknown[] | undefined {
+  if (!(bytes instanceof Uint8Array)) return fail('malformed', 'not a Uint8Array');
+  if (bytes.length > DATAGRAM_BYTES_MAX) {
+    return fail('too-large', `${bytes.length} bytes, a datagram holds at most ${DATAGRAM_BYTES_MAX}`);
+  }
+  if (bytes.length === 0) return fail('malformed', 'empty datagram');
+  const a = unpackOne(bytes);
+  if (a === undefined) return undefined;
+  if (a.length < 2) return fail('malformed', `the message array has ${a.length} elements`);
+  return a;
+}
+
+/**
+ * Fails a message whose type tag this channel does not take: a known tag is said to be `elsewhere` (a
+ * datagram message on a stream, a SWIM message at the heartbeat monitor), any other is unknown.
+ */
+function wrongType(tag: unknown, elsewhere: string): undefined {
+  if (typeof tag !== 'number') return fail('malformed', 'the message type is not a number');
+  const known = (Object.values(MessageTag) as number[]).includes(tag);
+  return fail('unknown-type', known ? `type ${tag} is ${elsewhere}` : `unknown message type ${tag}`);
+}
+
+/**
  * Decodes one datagram: a single packet, or a compound of several (all of whose parts must be valid:
  * the datagram is dropped whole otherwise, and counted once). Never throws.
  *
@@ -420,15 +447,8 @@ function readCompound(a: readonly unknown[]): Packet[] | undefined {
  */
 export function decodeDatagram(bytes: Uint8Array): DatagramResult {
   try {
-    if (!(bytes instanceof Uint8Array)) return reject('malformed', 'not a Uint8Array');
-    if (bytes.length > DATAGRAM_BYTES_MAX) {
-      return reject('too-large', `${bytes.length} bytes, a datagram holds at most ${DATAGRAM_BYTES_MAX}`);
-    }
-    if (bytes.length === 0) return reject('malformed', 'empty datagram');
-    const a = unpackOne(bytes);
-    if (a === undefined) return failed();
-    if (a.length < 2) return reject('malformed', `the message array has ${a.length} elements`);
-    if (!checkVersion(a[0], '')) return failed();
+    const a = unpackDatagram(bytes);
+    if (a === undefined || !checkVersion(a[0], '')) return failed();
     if (a[1] === MessageTag.compound) {
       const packets = readCompound(a);
       return packets === undefined ? failed() : { ok: true, packets };
@@ -492,11 +512,7 @@ function readStreamMessage(a: readonly unknown[]): StreamMessage | undefined {
   // The TCP fallback probe: a ping or an ack, laid out as in a datagram.
   if (tag === MessageTag.ping || tag === MessageTag.ack)
     return readPacket(a, 'stream ') as Ping | Ack | undefined;
-  if (tag !== MessageTag.pushPull) {
-    if (typeof tag !== 'number') return fail('malformed', 'the message type is not a number');
-    const known = (Object.values(MessageTag) as number[]).includes(tag);
-    return fail('unknown-type', known ? `type ${tag} is a datagram message` : `unknown message type ${tag}`);
-  }
+  if (tag !== MessageTag.pushPull) return wrongType(tag, 'a datagram message');
   const c = 'push-pull';
   if (!arity(a, 6, c)) return undefined;
   const from: unknown = a[2];
@@ -546,11 +562,7 @@ export function decodeStream(bytes: Uint8Array, options: DecodeStreamOptions = {
 function readHeartbeat(a: readonly unknown[]): Heartbeat | undefined {
   if (!checkVersion(a[0], '')) return undefined;
   const tag: unknown = a[1];
-  if (tag !== MessageTag.heartbeat) {
-    if (typeof tag !== 'number') return fail('malformed', 'the message type is not a number');
-    const known = (Object.values(MessageTag) as number[]).includes(tag);
-    return fail('unknown-type', known ? `type ${tag} is a SWIM message` : `unknown message type ${tag}`);
-  }
+  if (tag !== MessageTag.heartbeat) return wrongType(tag, 'a SWIM message');
   const c = 'heartbeat';
   if (!arity(a, 7, c)) return undefined;
   const from: unknown = a[2];
@@ -584,14 +596,8 @@ function readHeartbeat(a: readonly unknown[]): Heartbeat | undefined {
  */
 export function decodeHeartbeat(bytes: Uint8Array): HeartbeatResult {
   try {
-    if (!(bytes instanceof Uint8Array)) return reject('malformed', 'not a Uint8Array');
-    if (bytes.length > DATAGRAM_BYTES_MAX) {
-      return reject('too-large', `${bytes.length} bytes, a datagram holds at most ${DATAGRAM_BYTES_MAX}`);
-    }
-    if (bytes.length === 0) return reject('malformed', 'empty datagram');
-    const a = unpackOne(bytes);
+    const a = unpackDatagram(bytes);
     if (a === undefined) return failed();
-    if (a.length < 2) return reject('malformed', `the message array has ${a.length} elements`);
     const heartbeat = readHeartbeat(a);
     return heartbeat === undefined ? failed() : { ok: true, heartbeat };
   } catch (error) {
