@@ -5,6 +5,7 @@
 import type { HeartbeatCoreCounters } from '../heartbeat/heartbeat-core.js';
 import type { TransportCounters } from '../transport/transport.js';
 import type { DropCounters, DropReason as WireDropReason } from '../wire/drop-reason.js';
+import { datagramTraffic } from './node-counters.js';
 
 /**
  * Why a datagram did not count as a heartbeat: the codec's reasons (not a heartbeat, or a broken one), a
@@ -42,11 +43,7 @@ export function heartbeatMonitorCounters(
   wire: Readonly<DropCounters>,
 ): HeartbeatMonitorCounters {
   return {
-    packetsIn: transport?.datagramsIn ?? 0,
-    packetsOut: transport?.datagramsOut ?? 0,
-    bytesIn: transport?.datagramBytesIn ?? 0,
-    bytesOut: transport?.datagramBytesOut ?? 0,
-    sendErrors: transport?.datagramSendErrors ?? 0,
+    ...datagramTraffic(transport),
     heartbeatsIn: core?.heartbeatsReceived ?? 0,
     heartbeatsOut: core?.heartbeatsSent ?? 0,
     drops: {

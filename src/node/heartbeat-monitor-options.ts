@@ -6,13 +6,13 @@ import type { Logger } from 'pino';
 import { InvalidArgumentError, InvalidOptionError, NetworkError } from '../errors.js';
 import { HEARTBEAT_CONFIG_KEYS, type HeartbeatConfig, resolveHeartbeatConfig } from '../heartbeat/config.js';
 import type { PeerSpec } from '../heartbeat/heartbeat-core.js';
-import { checkKnownKeys, checkNumber } from '../options.js';
+import { checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
 import { checkMemberName, checkStartIncarnation } from '../swim/identity.js';
 import { isWireText, NAME_BYTES_MAX } from '../swim/limits.js';
 import { normalizeAddress } from '../transport/address.js';
-import type { StressSource } from './local-health.js';
+import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
 import type { TransportFactory } from './node-options.js';
 
 /**
@@ -57,7 +57,7 @@ export interface HeartbeatMonitorOptions extends Partial<HeartbeatConfig> {
    * Garbage-collection pauses above `thresholdMs` (default half the interval) raise the local health
    * score, as late timers do in the core. `false` turns the GC part off. Default on.
    */
-  readonly localHealth?: false | { readonly thresholdMs?: number; readonly source?: StressSource };
+  readonly localHealth?: LocalHealthOption;
 }
 
 /** What {@link resolveHeartbeatMonitorOptions} settles before anything is bound. */
@@ -105,19 +105,7 @@ export function resolveHeartbeatMonitorOptions(
       `${OWNER}: option freezeGuard must be a boolean`,
     );
   }
-  const health = options.localHealth;
-  if (health !== undefined && health !== false) {
-    if (typeof health !== 'object' || health === null) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'localHealth',
-        `${OWNER}: option localHealth must be false or { thresholdMs?, source? }`,
-      );
-    }
-    if (health.thresholdMs !== undefined) {
-      checkNumber(OWNER, 'localHealth.thresholdMs', health.thresholdMs, { min: 1, max: 600_000 });
-    }
-  }
+  checkLocalHealthOption(OWNER, options.localHealth);
   return { bind: options.bind ?? '0.0.0.0:7947', config, peers: resolvePeers(options.peers) };
 }
 

@@ -12,12 +12,35 @@
  * Samples are read on events the member handles anyway (every datagram), at most twice a probe interval.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
+import { InvalidOptionError } from '../errors.js';
+import { checkNumber } from '../options.js';
 
 /** Where pauses come from; the default reads the process's GC entries, tests inject their own. */
 export interface StressSource {
   /** The longest pause, in ms, since the previous call. */
   sample(): number;
   close(): void;
+}
+
+/**
+ * The `localHealth` option of `createNode` and `createHeartbeatMonitor`: `false` turns the GC part off;
+ * `thresholdMs` is the pause that counts as stress, `source` replaces the GC entries (tests).
+ */
+export type LocalHealthOption = false | { readonly thresholdMs?: number; readonly source?: StressSource };
+
+/** Checks a `localHealth` option of `owner` (undefined is the default), naming it in the error. */
+export function checkLocalHealthOption(owner: string, health: LocalHealthOption | undefined): void {
+  if (health === undefined || health === false) return;
+  if (typeof health !== 'object' || health === null) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'localHealth',
+      `${owner}: option localHealth must be false or { thresholdMs?, source? }`,
+    );
+  }
+  if (health.thresholdMs !== undefined) {
+    checkNumber(owner, 'localHealth.thresholdMs', health.thresholdMs, { min: 1, max: 600_000 });
+  }
 }
 
 /** The process's garbage-collection pauses. */

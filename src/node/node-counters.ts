@@ -55,6 +55,23 @@ export interface NodeCounters {
   watchesClosed: number;
 }
 
+/** The datagram counters of a node or heartbeat monitor, from its transport (zero before it started). */
+export function datagramTraffic(transport: TransportCounters | undefined): {
+  packetsIn: number;
+  packetsOut: number;
+  bytesIn: number;
+  bytesOut: number;
+  sendErrors: number;
+} {
+  return {
+    packetsIn: transport?.datagramsIn ?? 0,
+    packetsOut: transport?.datagramsOut ?? 0,
+    bytesIn: transport?.datagramBytesIn ?? 0,
+    bytesOut: transport?.datagramBytesOut ?? 0,
+    sendErrors: transport?.datagramSendErrors ?? 0,
+  };
+}
+
 /** Merges the three sources; any of them may be missing before the node started. */
 export function nodeCounters(
   core: Readonly<SwimCounters> | undefined,
@@ -62,11 +79,7 @@ export function nodeCounters(
   wire: Readonly<DropCounters>,
 ): NodeCounters {
   return {
-    packetsIn: transport?.datagramsIn ?? 0,
-    packetsOut: transport?.datagramsOut ?? 0,
-    bytesIn: transport?.datagramBytesIn ?? 0,
-    bytesOut: transport?.datagramBytesOut ?? 0,
-    sendErrors: transport?.datagramSendErrors ?? 0,
+    ...datagramTraffic(transport),
     streamsIn: transport?.streamsIn ?? 0,
     streamsOut: transport?.streamsOut ?? 0,
     streamBytesIn: transport?.streamBytesIn ?? 0,

@@ -14,7 +14,7 @@ import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
-import type { StressSource } from './local-health.js';
+import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
 
 /** Makes the transport a node runs on; `createNetTransport` (UDP and TCP) by default. */
 export type TransportFactory = (options: TransportOptions) => Promise<Transport>;
@@ -60,7 +60,7 @@ export interface NodeOptions {
    * timeout) raise the Lifeguard health score, as late protocol timers (event-loop delay) do in the core.
    * `false` turns the GC part off. Default on.
    */
-  readonly localHealth?: false | { readonly thresholdMs?: number; readonly source?: StressSource };
+  readonly localHealth?: LocalHealthOption;
   /** How long `leave()` waits for the leave to spread before it resolves anyway. Default 5,000 ms. */
   readonly leaveTimeoutMs?: number;
   /** Largest state-sync message accepted, in bytes. Default 32 MiB. */
@@ -129,19 +129,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
       `${OWNER}: option transport must be a function that returns a Promise<Transport>`,
     );
   }
-  const health = options.localHealth;
-  if (health !== undefined && health !== false) {
-    if (typeof health !== 'object' || health === null) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'localHealth',
-        `${OWNER}: option localHealth must be false or { thresholdMs?, source? }`,
-      );
-    }
-    if (health.thresholdMs !== undefined) {
-      checkNumber(OWNER, 'localHealth.thresholdMs', health.thresholdMs, { min: 1, max: 600_000 });
-    }
-  }
+  checkLocalHealthOption(OWNER, options.localHealth);
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,
     max: 600_000,
