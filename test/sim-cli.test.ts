@@ -77,6 +77,7 @@ describe('fdkit sim', () => {
       'falsePositives.deaths',
       'load.msgsPerNodePerSec',
       'load.bytesPerNodePerSec',
+      'drops.socketBuffer',
       'convergence.joinAllKnowMs',
       'wallMs',
       'eventsPerSec',
@@ -120,6 +121,7 @@ describe('fdkit sim', () => {
     expect(result.stdout).toMatch(/all know dead \(ms\)\s+p50 \d+/);
     expect(result.stdout).toContain('false suspicions');
     expect(result.stdout).toContain('bytes per member per second');
+    expect(result.stdout).toMatch(/\d+ datagrams dropped at full socket buffers/);
   });
 
   it.each([

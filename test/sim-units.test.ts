@@ -9,7 +9,7 @@ import { VirtualClock } from '../src/runtime/virtual-clock.js';
 import { type FaultPlan, type FaultRequest, planFaults } from '../src/sim/faults.js';
 import { lanNetwork, type NetworkModel, SimNetwork } from '../src/sim/network.js';
 import { SimProcess, SOCKET_BUFFER_PACKETS } from '../src/sim/process.js';
-import { quantiles } from '../src/sim/report.js';
+import { quantiles, type SimulationReport } from '../src/sim/report.js';
 import { Simulation, type SimulationOptions, simName } from '../src/sim/simulation.js';
 import type { SwimCore } from '../src/swim/core.js';
 import type { MemberEvent, SwimEvent } from '../src/swim/events.js';
@@ -505,6 +505,86 @@ describe('SimProcess', () => {
     clock.advanceTo(10_000);
     expect(rec.log.map((l) => l.split(' ')[1])).toEqual(['1', '2', '3']);
   });
+
+  it('a slow CPU holds SOCKET_BUFFER_PACKETS datagrams unread and drops the excess, counted', () => {
+    const { clock, proc, rec } = setup(2);
+    proc.setSlowCpu(100, true);
+    const extra = 9;
+    for (let i = 0; i < SOCKET_BUFFER_PACKETS + extra; i++) proc.receivePacket('peer', packet(i));
+    expect(proc.bufferDrops).toBe(extra);
+    clock.advanceTo(1_000_000);
+    // The first ones that arrived were kept, and are handled in order; the last `extra` never are.
+    expect(rec.log.map((l) => Number(l.split(' ')[1]))).toEqual(
+      Array.from({ length: SOCKET_BUFFER_PACKETS }, (_, i) => i),
+    );
+    // Worked off, the buffer holds a full load again.
+    for (let i = 0; i < SOCKET_BUFFER_PACKETS; i++) proc.receivePacket('peer', packet(i));
+    expect(proc.bufferDrops).toBe(extra);
+  });
+
+  it('a slow CPU drops nothing while its backlog stays within the buffer, which frees as it works', () => {
+    const { clock, proc, rec } = setup(8);
+    proc.setSlowCpu(100, true);
+    for (let i = 0; i < SOCKET_BUFFER_PACKETS; i++) proc.receivePacket('peer', packet(i));
+    expect(proc.bufferDrops).toBe(0);
+    while (rec.log.length < 5) clock.advanceTo(clock.now() + 1);
+    // Each datagram handled left one place, and only that.
+    for (let i = 0; i < 5; i++) proc.receivePacket('peer', packet(1000 + i));
+    expect(proc.bufferDrops).toBe(0);
+    proc.receivePacket('peer', packet(-1));
+    expect(proc.bufferDrops).toBe(1);
+    clock.advanceTo(1_000_000);
+    expect(rec.log.length).toBe(SOCKET_BUFFER_PACKETS + 5);
+  });
+
+  it.each(['paused', 'slow CPU'] as const)(
+    'stream messages and timers take no place in the socket buffer and are never dropped (%s)',
+    (condition) => {
+      const { clock, proc, rec } = setup(7);
+      if (condition === 'paused') proc.pause(1000);
+      else proc.setSlowCpu(50, true);
+      for (let i = 0; i < 100; i++) proc.setTimer(0, () => rec.log.push(`timer ${i} @${clock.now()}`));
+      for (let i = 0; i < 200; i++) {
+        proc.receivePacket('peer', packet(i));
+        proc.deliver(() => rec.core.handleStream('peer', stream(i)));
+      }
+      for (let i = 200; i < SOCKET_BUFFER_PACKETS; i++) proc.receivePacket('peer', packet(i));
+      for (let i = 200; i < 400; i++) proc.deliver(() => rec.core.handleStream('peer', stream(i)));
+      expect(proc.bufferDrops).toBe(0);
+      proc.receivePacket('peer', packet(-1));
+      expect(proc.bufferDrops).toBe(1);
+      clock.advanceTo(1_000_000);
+      const kinds = (kind: string): number => rec.log.filter((l) => l.startsWith(kind)).length;
+      expect([kinds('packet'), kinds('stream'), kinds('timer')]).toEqual([SOCKET_BUFFER_PACKETS, 400, 100]);
+    },
+  );
+
+  it('what a pause held stays in the buffer after the resume while a slow CPU works it off', () => {
+    const { clock, proc, rec } = setup(3);
+    proc.setSlowCpu(100, true);
+    proc.pause(50);
+    for (let i = 0; i < SOCKET_BUFFER_PACKETS; i++) arrive(clock, proc, 10, i);
+    clock.advanceTo(50);
+    expect(proc.state).toBe('running');
+    expect(rec.log).toEqual([]);
+    proc.receivePacket('peer', packet(-1));
+    expect(proc.bufferDrops).toBe(1);
+  });
+
+  it('a crash empties the buffer: the next life holds a full load again', () => {
+    const { clock, proc } = setup(3);
+    proc.setSlowCpu(100, true);
+    for (let i = 0; i < SOCKET_BUFFER_PACKETS; i++) proc.receivePacket('peer', packet(i));
+    proc.crash();
+    const next = fakeCore(clock, 'new ');
+    proc.restart(next.core);
+    for (let i = 0; i < SOCKET_BUFFER_PACKETS; i++) proc.receivePacket('peer', packet(i));
+    expect(proc.bufferDrops).toBe(0);
+    proc.receivePacket('peer', packet(-1));
+    expect(proc.bufferDrops).toBe(1);
+    clock.advanceTo(1_000_000);
+    expect(next.log.length).toBe(SOCKET_BUFFER_PACKETS);
+  });
 });
 
 function timeOf(line: string): number {
@@ -745,6 +825,40 @@ describe('metrics of a small simulation', () => {
   it('replays the same report from the same seed', () => {
     const again = new Simulation({ nodes: 8, seconds: 60, seed: 4, faults }).run();
     expect(again).toEqual(report);
+  });
+});
+
+describe('a slow member in a simulation', () => {
+  // A large suspicionMult keeps the cluster from declaring the slow member dead, so traffic keeps coming.
+  const run = (meanMs: number, seed = 1): { report: SimulationReport; drops: number[] } => {
+    const sim = new Simulation({
+      nodes: 30,
+      seconds: 40,
+      seed,
+      config: { suspicionMult: 20 },
+      faults: { slowCpus: [{ member: 1, atMs: 5000, durationMs: 35_000, meanMs, timersFirst: true }] },
+    });
+    const report = sim.run();
+    return { report, drops: sim.processes.map((p) => p.bufferDrops) };
+  };
+
+  it('drops what overflows the slow member’s socket buffer, and reports it', () => {
+    const { report, drops } = run(300);
+    expect(drops[1]!).toBeGreaterThan(0);
+    expect(drops.filter((d, i) => i !== 1 && d > 0)).toEqual([]);
+    expect(report.drops.socketBuffer).toBe(drops[1]);
+  });
+
+  it('drops nothing when the slow member keeps up', () => {
+    const { report, drops } = run(20);
+    expect(drops.every((d) => d === 0)).toBe(true);
+    expect(report.drops.socketBuffer).toBe(0);
+  });
+
+  it('replays the same drops and report from the same seed', () => {
+    const a = run(300, 2);
+    expect(a.report.drops.socketBuffer).toBeGreaterThan(0);
+    expect(run(300, 2)).toEqual(a);
   });
 });
 

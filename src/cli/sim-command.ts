@@ -117,7 +117,7 @@ function table(r: SimulationReport): string {
     `  first death (ms)       ${ms(r.detection.firstDeadMs)}`,
     `  all know dead (ms)     ${ms(r.detection.allKnowDeadMs)}`,
     `  false suspicions ${r.falsePositives.suspicions}, false deaths ${r.falsePositives.deaths}`,
-    `  load: ${r.load.msgsPerNodePerSec} msgs and ${r.load.bytesPerNodePerSec} bytes per member per second`,
+    `  load: ${r.load.msgsPerNodePerSec} msgs and ${r.load.bytesPerNodePerSec} bytes per member per second; ${r.drops.socketBuffer} datagrams dropped at full socket buffers`,
     `  join known by all after ${r.convergence.joinAllKnowMs?.toFixed(0) ?? '-'} ms; views agree ${r.convergence.agreeAfterMs ?? '-'} ms after the last fault`,
     ...(r.leader === undefined
       ? []

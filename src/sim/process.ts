@@ -1,14 +1,20 @@
 /**
  * A simulated member process: the unchanged SWIM core, behind a clock and an inbox that model what a
  * real process goes through.
- * - pause (a long GC, SIGSTOP): its timers fire late, at the resume; packets wait in a bounded socket
- *   buffer and overflow is dropped, as the kernel does;
+ * - pause (a long GC, SIGSTOP): its timers fire late, at the resume; packets wait in the socket buffer;
  * - crash: everything stops and arrives nowhere; a restart is a new core under the same name, with a
  *   new incarnation from the wall clock, joining through its seeds;
  * - slow CPU: every timer and packet waits its turn behind the previous ones, each taking an
  *   exponentially distributed time to process; in one queue (FIFO), or, with `timersFirst`, timers that
  *   came due ahead of packets that arrived, as Node's event loop runs expired timers before it polls the
  *   sockets: a starved member's probe then times out although the ack is waiting in its socket buffer.
+ *
+ * A datagram takes a place in the socket buffer from its arrival until the core has handled it (the one
+ * on the CPU keeps its place, which simplifies by one of 256), whether the process is paused or its CPU
+ * is behind; the buffer holds {@link SOCKET_BUFFER_PACKETS} and the kernel drops what arrives beyond.
+ * Stream messages never take a datagram's place and are never dropped: TCP's flow control holds them
+ * (in the connection's buffers, then at the sender) until the process reads them, so here they wait in
+ * the same queues, unbounded.
  */
 import type { Clock, Timer } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
@@ -16,7 +22,7 @@ import type { VirtualClock } from '../runtime/virtual-clock.js';
 import type { SwimCore } from '../swim/core.js';
 import type { Packet } from '../swim/messages.js';
 
-/** Packets a paused process can hold before its socket buffer overflows (about Linux's 208 KiB default). */
+/** Datagrams a process holds unread before its socket buffer overflows (about Linux's 208 KiB default). */
 export const SOCKET_BUFFER_PACKETS = 256;
 
 type Work = () => void;
@@ -35,14 +41,15 @@ export class SimProcess implements Clock {
   // Work that came due while paused: timers and network arrivals, each in order.
   private readonly deferredTimers: Work[] = [];
   private readonly deferredPackets: Work[] = [];
-  private inboxSize = 0;
+  /** Datagrams that arrived and that the core has not handled yet: the socket buffer's content. */
+  private unreadPackets = 0;
   private slowMeanMs = 0;
   private cpuQueue: Work[] = [];
   /** Timers waiting for the CPU while `timersFirst`: they run before anything in `cpuQueue`. */
   private timerQueue: Work[] = [];
   private timersFirst = false;
   private cpuBusy = false;
-  /** Packets dropped because the socket buffer was full while paused. */
+  /** Datagrams dropped because the socket buffer was full (the process paused, or its CPU behind). */
   bufferDrops = 0;
 
   constructor(
@@ -72,25 +79,26 @@ export class SimProcess implements Clock {
     process.receivePacket(from, packet);
   }
 
-  /** Delivers a datagram from `from`. */
+  /** Delivers a datagram from `from`, or drops it when the socket buffer is full. */
   receivePacket(from: string, packet: Packet): void {
     if (this.state === 'running' && this.slowMeanMs <= 0 && !this.cpuBusy) {
       this.core?.handlePacket(from, packet);
       return;
     }
-    this.deliver(() => this.core?.handlePacket(from, packet));
+    if (this.state === 'crashed') return;
+    if (this.unreadPackets >= SOCKET_BUFFER_PACKETS) {
+      this.bufferDrops++;
+      return;
+    }
+    this.unreadPackets++;
+    this.run(() => {
+      this.unreadPackets--;
+      this.core?.handlePacket(from, packet);
+    }, true);
   }
 
-  /** Delivers work that arrives from the network (a packet or a stream message). */
+  /** Delivers a stream message (`work` handles it): it waits its turn as a datagram does, never dropped. */
   deliver(work: Work): void {
-    if (this.state === 'crashed') return;
-    if (this.state === 'paused') {
-      if (this.inboxSize >= SOCKET_BUFFER_PACKETS) {
-        this.bufferDrops++;
-        return;
-      }
-      this.inboxSize++;
-    }
     this.run(work, true);
   }
 
@@ -115,7 +123,7 @@ export class SimProcess implements Clock {
     this.cpuQueue = [];
     this.timerQueue = [];
     this.cpuBusy = false;
-    this.inboxSize = 0;
+    this.unreadPackets = 0;
   }
 
   /** Brings a crashed process back with a fresh core. */
@@ -136,7 +144,6 @@ export class SimProcess implements Clock {
 
   private resume(): void {
     this.state = 'running';
-    this.inboxSize = 0;
     // Node runs expired timers before it polls the sockets.
     const work = [...this.deferredTimers, ...this.deferredPackets];
     const timers = this.deferredTimers.length;

@@ -39,6 +39,13 @@ export interface SimulationReport {
     /** Their encoded bytes, per member per second. */
     readonly bytesPerNodePerSec: number;
   };
+  readonly drops: {
+    /**
+     * Datagrams dropped on arrival because the receiver's socket buffer was full (its process paused, or
+     * its slow CPU behind), over all members. Stream messages are never dropped there.
+     */
+    readonly socketBuffer: number;
+  };
   readonly convergence: {
     /** From the late joiner's join until every live member held it alive; null when it never happened. */
     readonly joinAllKnowMs: number | null;

@@ -308,6 +308,7 @@ export class Simulation {
         msgsPerNodePerSec: round(this.messages / n / elapsedS),
         bytesPerNodePerSec: round(this.bytes / n / elapsedS),
       },
+      drops: { socketBuffer: this.processes.reduce((sum, p) => sum + p.bufferDrops, 0) },
       convergence: {
         joinAllKnowMs: this.metrics.joinAllKnowMs(live),
         agreeAfterMs: Number.isNaN(this.agreedAtMs) ? null : this.agreedAtMs - this.lastFaultEndMs,
