@@ -15,7 +15,8 @@
  * and which then accuses healthy members. Here one (or three) of 100 members gets a starved CPU: every
  * piece of its work takes an exponential time of mean 100 ms, and timers that came due run before the
  * packets waiting (as Node's event loop runs its timers phase before it polls sockets), so its probes
- * time out with the acks unread. Four configurations run the same seeds:
+ * time out with the acks unread; datagrams beyond its socket buffer (256 unread) are dropped, and counted
+ * per run. Four configurations run the same seeds:
  * - Lifeguard off, fdkit extras off: `awarenessMaxMultiplier: 1` (no local health, so nacks change
  *   nothing either: they only feed the health score; the prober always asks for them), and
  *   `suspicionMaxTimeoutMult: 1` (a fixed suspicion timeout), without freeze guard and death watch:
@@ -194,6 +195,8 @@ interface RunRecord {
   readonly tally: RunTally;
   readonly msgsPerNodePerSec: number;
   readonly bytesPerNodePerSec: number;
+  /** Datagrams dropped at full socket buffers (the report's `drops.socketBuffer`). */
+  readonly socketBufferDrops: number;
   readonly wallMs: number;
 }
 
@@ -234,6 +237,7 @@ function runOne(spec: RunSpec): RunRecord {
     tally: result,
     msgsPerNodePerSec: report.load.msgsPerNodePerSec,
     bytesPerNodePerSec: report.load.bytesPerNodePerSec,
+    socketBufferDrops: report.drops.socketBuffer,
     wallMs: Math.round(performance.now() - started),
   };
 }
@@ -661,6 +665,7 @@ interface LifeguardModeResult {
   readonly crash: Detection;
   readonly kill: Detection;
   readonly msgsPerNodePerSec: Spread;
+  readonly socketBufferDrops: { readonly total: number; readonly perRun: Spread };
   readonly runs: readonly RunRecord[];
 }
 
@@ -744,6 +749,10 @@ async function runLifeguard(
         crash: detection(runs, 'crash'),
         kill: detection(runs, 'kill'),
         msgsPerNodePerSec: spread(runs.map((r) => r.msgsPerNodePerSec)),
+        socketBufferDrops: {
+          total: total(runs.map((r) => r.socketBufferDrops)),
+          perRun: spread(runs.map((r) => r.socketBufferDrops)),
+        },
         runs,
       };
     }),
@@ -808,6 +817,7 @@ function lifeguardTable(r: LifeguardSummary): string {
     'crash: all healthy know dead (s)',
     'kill: first dead (s)',
     'missed: by anyone / by a healthy member',
+    'datagrams dropped at full socket buffers',
   ];
   const rows = r.modes.map((m) => {
     const fp = m.falsePositives;
@@ -821,6 +831,7 @@ function lifeguardTable(r: LifeguardSummary): string {
       s1(m.crash.healthyKnowDeadMs),
       s1(m.kill.firstDeadMs),
       `${m.crash.missed + m.kill.missed} / ${m.crash.missedByHealthy + m.kill.missedByHealthy}`,
+      `${m.socketBufferDrops.total} (${n0(m.socketBufferDrops.perRun)} a run)`,
     ];
   });
   return markdownTable(header, rows);
@@ -1108,13 +1119,21 @@ function stdoutTable(o: Output): string {
     parts.push(
       `Lifeguard: ${r.scenario.label}, ${r.scenario.seeds} seeds`,
       table(
-        ['configuration', 'healthy susp.', 'healthy deaths', 'slow accusations', 'crash first dead s'],
+        [
+          'configuration',
+          'healthy susp.',
+          'healthy deaths',
+          'slow accusations',
+          'crash first dead s',
+          'buffer drops',
+        ],
         r.modes.map((m) => [
           m.label,
           String(m.falsePositives.healthySuspicions.total),
           String(m.falsePositives.healthyDeaths.total),
           String(m.falsePositives.accusationsBySlow.total),
           s1(m.crash.firstDeadMs),
+          String(m.socketBufferDrops.total),
         ]),
       ),
       `ratio off/on (extras off): suspicions ${r.ratios.lifeguard.suspicions.text}, deaths ${r.ratios.lifeguard.deaths.text}`,
