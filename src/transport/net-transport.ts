@@ -77,22 +77,18 @@ class NetTransport implements Transport {
       this.sendError(new NetworkError('FDKIT_SEND_FAILED', address, 'the transport is closed'));
       return;
     }
-    let host: string;
-    let port: number;
-    try {
-      ({ host, port } = parseAddress(address, { label: 'datagram destination' }));
-    } catch (error) {
-      this.sendError(error as NetworkError);
+    this.udp.send(address, bytes, this.sent);
+  }
+
+  // One callback for every datagram, rather than a closure or a promise per send.
+  private readonly sent = (error: NetworkError | undefined, bytes: number): void => {
+    if (error !== undefined) {
+      this.sendError(error);
       return;
     }
-    this.udp.send(host, port, bytes, address).then(
-      () => {
-        this.counts.datagramsOut++;
-        this.counts.datagramBytesOut += bytes.length;
-      },
-      (error: NetworkError) => this.sendError(error),
-    );
-  }
+    this.counts.datagramsOut++;
+    this.counts.datagramBytesOut += bytes;
+  };
 
   probeConnect(address: string, timeoutMs: number): Promise<ConnectProbeResult> {
     return probeConnect(address, timeoutMs, this.options.clock);
