@@ -245,6 +245,26 @@ describe('lifecycle', () => {
     await world.close();
   });
 
+  it('lifecycle errors name the HeartbeatMonitor and the call', async () => {
+    const world = new World(7);
+    const m1 = world.create(1);
+    expect(thrown(() => m1.localName)).toMatchObject({
+      message: 'HeartbeatMonitor: localName before start() has resolved',
+    });
+    await m1.start();
+    expect(await rejection(m1.start())).toMatchObject({
+      message: 'HeartbeatMonitor: start() may be called once',
+    });
+    await m1.shutdown();
+    expect(thrown(() => m1.removePeer('m2'))).toMatchObject({
+      message: 'HeartbeatMonitor: removePeer() after shutdown()',
+    });
+    expect(await rejection(m1.start())).toMatchObject({
+      message: 'HeartbeatMonitor: start() after shutdown()',
+    });
+    await world.close();
+  });
+
   it('the default name is the host name and the bound port', async () => {
     const world = new World(6);
     const m = createHeartbeatMonitor({

@@ -357,6 +357,19 @@ describe('datagram batching', () => {
     await flush();
     expect(target!.log.messages().at(-1)!.payload.length).toBe(20_000);
   });
+
+  it('shutdown() sends what was batched in the same turn before it closes the socket', async () => {
+    const c = newCluster(31);
+    const [sender, target] = await c.form(2);
+    target!.log.clear();
+    sender!.node.send('n2', bytes(7));
+    // No microtask runs in between: only the flush at shutdown can send the message.
+    const closed = sender!.node.shutdown();
+    expect(sender!.node.counters().packetsOut).toBeGreaterThan(0);
+    await closed;
+    await flush();
+    expect(target!.log.messages().map((e) => [...e.payload])).toEqual([[7]]);
+  });
 });
 
 describe('event stream', () => {
@@ -599,6 +612,43 @@ describe('misuse', () => {
       expect(error).toMatchObject({ code: 'FDKIT_ALREADY_STARTED' });
     }
     expect(node.localAddress).toBe('10.0.0.1:7946');
+  });
+
+  it('after leave(): updates throw FDKIT_STOPPED naming leave(), reads still answer, shutdown still works', async () => {
+    const c = newCluster(23);
+    const [a] = await c.form(2);
+    const outcome = await settleWhileRunning(c.clock, a!.node.leave(), 10_000);
+    expect(outcome.ok).toBe(true);
+    for (const [name, call] of [
+      ['broadcast', () => a!.node.broadcast(bytes(1))],
+      ['send', () => a!.node.send('n2', bytes(1))],
+      ['updateMetadata', () => a!.node.updateMetadata(bytes(1))],
+    ] as const) {
+      const e = thrown(call);
+      expect(e).toBeInstanceOf(LifecycleError);
+      expect(e).toMatchObject({ code: 'FDKIT_STOPPED', message: `SwimNode: ${name} after leave()` });
+    }
+    expect(a!.node.localAddress).toBe('10.0.0.1:7946');
+    expect(a!.node.localMember.state).toBe('left');
+    await a!.node.shutdown();
+    expect(thrown(() => a!.node.broadcast(bytes(1)))).toMatchObject({
+      message: 'SwimNode: broadcast after shutdown()',
+    });
+  });
+
+  it('lifecycle errors name the SwimNode and the call', async () => {
+    const c = newCluster(24);
+    const { node } = c.create(1);
+    expect(thrown(() => node.localAddress)).toMatchObject({
+      message: 'SwimNode: localAddress before start() has resolved',
+    });
+    await node.start();
+    expect(await rejection(node.start())).toMatchObject({ message: 'SwimNode: start() may be called once' });
+    await node.shutdown();
+    expect(await rejection(node.start())).toMatchObject({ message: 'SwimNode: start() after shutdown()' });
+    expect(await rejection(node.join(['10.0.0.2:7946']))).toMatchObject({
+      message: 'SwimNode: join after shutdown()',
+    });
   });
 
   it('after shutdown: every method rejects or throws FDKIT_STOPPED, shutdown is idempotent, the address is free', async () => {

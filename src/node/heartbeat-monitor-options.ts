@@ -13,7 +13,7 @@ import { checkMemberName, checkStartIncarnation } from '../swim/identity.js';
 import { isWireText, NAME_BYTES_MAX } from '../swim/limits.js';
 import { normalizeAddress } from '../transport/address.js';
 import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
-import type { TransportFactory } from './node-options.js';
+import { checkTransportFactory, type TransportFactory } from './node-options.js';
 
 /**
  * A peer to monitor: `host:port` (it names itself with its first heartbeat), or its name and `host:port`.
@@ -91,13 +91,7 @@ export function resolveHeartbeatMonitorOptions(
   const config = resolveHeartbeatConfig(options, OWNER);
   if (options.name !== undefined) checkMemberName(OWNER, options.name);
   if (options.incarnation !== undefined) checkStartIncarnation(OWNER, options.incarnation);
-  if (options.transport !== undefined && typeof options.transport !== 'function') {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      'transport',
-      `${OWNER}: option transport must be a function that returns a Promise<Transport>`,
-    );
-  }
+  checkTransportFactory(OWNER, options.transport);
   if (options.freezeGuard !== undefined && typeof options.freezeGuard !== 'boolean') {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',

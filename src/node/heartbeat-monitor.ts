@@ -6,21 +6,18 @@
  */
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { type Logger, pino } from 'pino';
-import { InvalidArgumentError, type LifecycleCode, LifecycleError } from '../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import { HeartbeatCore, type PeerInfo } from '../heartbeat/heartbeat-core.js';
 import type { Heartbeat } from '../heartbeat/messages.js';
-import type { Clock } from '../runtime/clock.js';
 import { Random } from '../runtime/random.js';
-import { entropySeed, systemClock } from '../runtime/system.js';
+import { entropySeed } from '../runtime/system.js';
 import type { MemberEvent } from '../swim/events.js';
 import { isValidAddress, normalizeAddress, parseAddress } from '../transport/address.js';
-import { createNetTransport } from '../transport/net-transport.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeHeartbeat } from '../wire/decode.js';
-import { countDrop, createDropCounters, type DropCounters } from '../wire/drop-reason.js';
 import { encodeHeartbeat } from '../wire/encode.js';
-import { EventStream, type EventStreamOptions } from './event-stream.js';
+import { CoreHost } from './core-host.js';
+import type { EventStreamOptions } from './event-stream.js';
 import { type HeartbeatMonitorCounters, heartbeatMonitorCounters } from './heartbeat-monitor-counters.js';
 import {
   type HeartbeatMonitorOptions,
@@ -29,7 +26,6 @@ import {
   type ResolvedHeartbeatMonitorOptions,
   resolveHeartbeatMonitorOptions,
 } from './heartbeat-monitor-options.js';
-import { gcStressSource, LocalHealthMonitor } from './local-health.js';
 
 /** The events of a {@link HeartbeatMonitor}, by name: the SWIM node's transitions, with the same shape. */
 export interface HeartbeatMonitorEventMap {
@@ -37,8 +33,6 @@ export interface HeartbeatMonitorEventMap {
   suspect: [MemberEvent];
   dead: [MemberEvent];
 }
-
-type Phase = 'created' | 'starting' | 'running' | 'stopped';
 
 /**
  * Direct UDP heartbeats to a set of peers, each feeding a phi accrual detector: the peers' Alive,
@@ -64,43 +58,34 @@ type Phase = 'created' | 'starting' | 'running' | 'stopped';
  * ```
  */
 export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
-  private phase: Phase = 'created';
   private readonly options: HeartbeatMonitorOptions;
   private readonly resolved: ResolvedHeartbeatMonitorOptions;
-  private readonly log: Logger;
-  private readonly clock: Clock;
-  private readonly drops: DropCounters = createDropCounters();
-  private readonly streams = new Set<EventStream<MemberEvent>>();
-  private transport: Transport | undefined;
-  private core: HeartbeatCore | undefined;
-  private health: LocalHealthMonitor | undefined;
+  private readonly host: CoreHost<HeartbeatCore, MemberEvent>;
   // The encoding of the beat being sent: the core hands the same heartbeat to every peer.
   private encodedFor: Heartbeat | undefined;
   private encoded: Uint8Array = new Uint8Array(0);
-  private shutdownPromise: Promise<void> | undefined;
 
   /** @param options - see {@link HeartbeatMonitorOptions}; validated here, before anything is bound */
   constructor(options: HeartbeatMonitorOptions = {}) {
     super();
     this.resolved = resolveHeartbeatMonitorOptions(options);
     this.options = options;
-    this.log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'heartbeat' });
-    this.clock = options.clock ?? systemClock;
+    this.host = new CoreHost('HeartbeatMonitor', 'heartbeat', options);
   }
 
   /** The address peers send heartbeats to; known once started. */
   get localAddress(): string {
-    return this.requireCore('localAddress').address;
+    return this.host.requireCore('localAddress').address;
   }
 
   /** This member's name; known once started (the default derives from the bound port). */
   get localName(): string {
-    return this.requireCore('localName').name;
+    return this.host.requireCore('localName').name;
   }
 
   /** Lifeguard local health score: 0 is healthy; the suspicion timeout is multiplied by score + 1. */
   get localHealth(): number {
-    return this.core?.localHealth ?? 0;
+    return this.host.core?.localHealth ?? 0;
   }
 
   /**
@@ -109,56 +94,36 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
    * the address cannot be bound, or a `LifecycleError` when called twice or after `shutdown()`.
    */
   async start(): Promise<void> {
-    if (this.phase === 'stopped') throw this.lifecycleError('FDKIT_STOPPED', 'start() after shutdown()');
-    if (this.phase !== 'created')
-      throw this.lifecycleError('FDKIT_ALREADY_STARTED', 'start() may be called once');
-    this.phase = 'starting';
     const options = this.options;
-    let transport: Transport;
-    try {
-      transport = await (options.transport ?? createNetTransport)({
-        bind: this.resolved.bind,
-        clock: this.clock,
-        logger: this.log,
-        ...(options.advertise === undefined ? {} : { advertise: options.advertise }),
-      });
-    } catch (error) {
-      this.phase = 'stopped';
-      throw error;
-    }
-    try {
+    const transportOptions = {
+      bind: this.resolved.bind,
+      clock: this.host.clock,
+      logger: this.host.log,
+      ...(options.advertise === undefined ? {} : { advertise: options.advertise }),
+    };
+    return this.host.start(transportOptions, (transport) => {
       const core = this.createCore(transport);
       for (const peer of this.resolved.peers) {
         if (peer.address !== core.address && peer.name !== core.name) core.addPeer(peer);
       }
-      const healthOption = options.localHealth;
-      if (healthOption !== false) {
-        const intervalMs = core.config.intervalMs;
-        this.health = new LocalHealthMonitor(
-          healthOption?.source ?? gcStressSource(),
-          healthOption?.thresholdMs ?? intervalMs / 2,
-          intervalMs / 2,
-          (severity) => core.reportLocalStress(severity),
-        );
-      }
-      transport.onDatagram((bytes, from) => this.receive(bytes, from));
-      this.transport = transport;
-      this.core = core;
-      core.start();
-      this.phase = 'running';
-      this.log.info({ name: core.name, address: core.address, peers: core.peers().length }, 'started');
-    } catch (error) {
-      this.phase = 'stopped';
-      this.health?.close();
-      await transport.close();
-      throw error;
-    }
+      transport.onDatagram((bytes, from) =>
+        this.host.receive('datagram', bytes, from, decodeHeartbeat, (result) =>
+          core.handleHeartbeat(from, result.heartbeat),
+        ),
+      );
+      const intervalMs = core.config.intervalMs;
+      return {
+        core,
+        healthThresholdMs: intervalMs / 2,
+        healthEveryMs: intervalMs / 2,
+        logged: { peers: core.peers().length },
+      };
+    });
   }
 
   /** Stops sending and monitoring, closes the socket and ends every event stream. Idempotent. */
   shutdown(): Promise<void> {
-    this.shutdownPromise ??= this.stop();
-    return this.shutdownPromise;
+    return this.host.shutdown();
   }
 
   /**
@@ -170,12 +135,12 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
    *   {@link LifecycleError} before `start()` or after `shutdown()`.
    */
   addPeer(peer: HeartbeatPeer): void {
-    this.requireCore('addPeer()').addPeer(peerSpec(peer));
+    this.host.requireCore('addPeer()').addPeer(peerSpec(peer));
   }
 
   /** Stops monitoring the peer with this name or `host:port`; returns whether there was one. No event. */
   removePeer(nameOrAddress: string): boolean {
-    const core = this.requireCore('removePeer()');
+    const core = this.host.requireCore('removePeer()');
     if (typeof nameOrAddress !== 'string') {
       throw new InvalidArgumentError('nameOrAddress', 'removePeer: give a peer name or its host:port');
     }
@@ -186,7 +151,7 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
 
   /** Every monitored peer, with its state and the phi of its silence now. */
   peers(): PeerInfo[] {
-    return this.core?.peers() ?? [];
+    return this.host.core?.peers() ?? [];
   }
 
   /**
@@ -194,22 +159,13 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
    * down. A reader that falls more than `bufferSize` events behind loses the oldest.
    */
   events(options: EventStreamOptions = {}): AsyncIterableIterator<MemberEvent> {
-    const bufferSize = options.bufferSize ?? 1024;
-    if (!Number.isInteger(bufferSize) || bufferSize < 1) {
-      throw new InvalidArgumentError(
-        'bufferSize',
-        `events: bufferSize must be an integer >= 1, got ${bufferSize}`,
-      );
-    }
-    const stream = new EventStream<MemberEvent>(bufferSize, (s) => this.streams.delete(s), options.signal);
-    if (this.phase === 'stopped') stream.end();
-    else this.streams.add(stream);
-    return stream;
+    return this.host.events(options);
   }
 
   /** Counters of traffic, drops and transitions: a fresh plain object. */
   counters(): HeartbeatMonitorCounters {
-    return heartbeatMonitorCounters(this.core?.counters, this.transport?.counters(), this.drops);
+    const host = this.host;
+    return heartbeatMonitorCounters(host.core?.counters, host.transport?.counters(), host.drops);
   }
 
   private createCore(transport: Transport): HeartbeatCore {
@@ -224,7 +180,7 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
         ...(options.freezeGuard === undefined ? {} : { freezeGuard: options.freezeGuard }),
       },
       {
-        clock: this.clock,
+        clock: this.host.clock,
         random: options.random ?? new Random(entropySeed()),
         send: (address: string, heartbeat: Heartbeat) => {
           if (heartbeat !== this.encodedFor) {
@@ -238,50 +194,14 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
     );
   }
 
-  private async stop(): Promise<void> {
-    const previous = this.phase;
-    this.phase = 'stopped';
-    this.core?.stop();
-    this.health?.close();
-    for (const stream of [...this.streams]) stream.end();
-    await this.transport?.close();
-    if (previous !== 'created') this.log.info({}, 'stopped');
-  }
-
-  private receive(bytes: Uint8Array, from: string): void {
-    const core = this.core;
-    if (core === undefined || this.phase === 'stopped') return;
-    this.health?.poll(this.clock.now());
-    const result = decodeHeartbeat(bytes);
-    if (!result.ok) {
-      countDrop(this.drops, result.reason);
-      this.log.debug({ from, reason: result.reason, detail: result.detail }, 'dropped datagram');
-      return;
-    }
-    core.handleHeartbeat(from, result.heartbeat);
-  }
-
   private dispatch(event: MemberEvent): void {
-    this.log.info(
+    this.host.log.info(
       { member: event.member, address: event.address, previous: event.previous, cause: event.cause },
       event.type,
     );
-    for (const stream of this.streams) stream.push(event);
+    this.host.push(event);
     // The core reports only the three transitions this map names.
     this.emit(event.type as keyof HeartbeatMonitorEventMap, event);
-  }
-
-  private requireCore(method: string): HeartbeatCore {
-    if (this.core === undefined || this.phase === 'stopped') {
-      throw this.phase === 'stopped'
-        ? this.lifecycleError('FDKIT_STOPPED', `${method} after shutdown()`)
-        : this.lifecycleError('FDKIT_NOT_STARTED', `${method} before start() has resolved`);
-    }
-    return this.core;
-  }
-
-  private lifecycleError(code: LifecycleCode, what: string): LifecycleError {
-    return new LifecycleError(code, `HeartbeatMonitor: ${what}`);
   }
 }
 

@@ -19,6 +19,17 @@ import { checkLocalHealthOption, type LocalHealthOption } from './local-health.j
 /** Makes the transport a node runs on; `createNetTransport` (UDP and TCP) by default. */
 export type TransportFactory = (options: TransportOptions) => Promise<Transport>;
 
+/** Checks a `transport` option of `owner` (undefined is the default), naming it in the error. */
+export function checkTransportFactory(owner: string, transport: TransportFactory | undefined): void {
+  if (transport !== undefined && typeof transport !== 'function') {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'transport',
+      `${owner}: option transport must be a function that returns a Promise<Transport>`,
+    );
+  }
+}
+
 /** Options of {@link createNode}. */
 export interface NodeOptions {
   /**
@@ -122,13 +133,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   if (options.name !== undefined) checkMemberName(OWNER, options.name);
   if (options.meta !== undefined) checkMemberMeta(OWNER, options.meta);
   if (options.incarnation !== undefined) checkStartIncarnation(OWNER, options.incarnation);
-  if (options.transport !== undefined && typeof options.transport !== 'function') {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      'transport',
-      `${OWNER}: option transport must be a function that returns a Promise<Transport>`,
-    );
-  }
+  checkTransportFactory(OWNER, options.transport);
   checkLocalHealthOption(OWNER, options.localHealth);
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,

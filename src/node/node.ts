@@ -5,27 +5,24 @@
  */
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { type Logger, pino } from 'pino';
 import { abortable } from '../abortable.js';
-import { InvalidArgumentError, type LifecycleCode, LifecycleError, NetworkError } from '../errors.js';
-import type { Clock } from '../runtime/clock.js';
+import { InvalidArgumentError, NetworkError } from '../errors.js';
 import { Random } from '../runtime/random.js';
-import { entropySeed, systemClock } from '../runtime/system.js';
+import { entropySeed } from '../runtime/system.js';
 import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 import type { SwimEnvironment } from '../swim/environment.js';
 import type { MemberEvent, MessageEvent, SwimEvent } from '../swim/events.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
-import { createNetTransport } from '../transport/net-transport.js';
 import type { TransportOptions } from '../transport/options.js';
 import { checkSeed, resolveSeeds } from '../transport/resolve.js';
 import type { ConnectProbeResult, Transport, WatchEnd } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
-import { countDrop, createDropCounters, type DropCounters } from '../wire/drop-reason.js';
+import { countDrop } from '../wire/drop-reason.js';
 import { encodePacket, encodeStream } from '../wire/encode.js';
+import { CoreHost } from './core-host.js';
 import { DatagramBatcher } from './datagram-batcher.js';
-import { EventStream, type EventStreamOptions } from './event-stream.js';
-import { gcStressSource, LocalHealthMonitor } from './local-health.js';
+import type { EventStreamOptions } from './event-stream.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
 
@@ -52,8 +49,6 @@ export interface LeaveOptions {
   readonly signal?: AbortSignal;
 }
 
-type Phase = 'created' | 'starting' | 'running' | 'left' | 'stopped';
-
 /**
  * One member of a SWIM cluster over UDP and TCP. Create it with {@link createNode}.
  *
@@ -69,45 +64,39 @@ type Phase = 'created' | 'starting' | 'running' | 'left' | 'stopped';
  * ```
  */
 export class SwimNode extends EventEmitter<NodeEventMap> {
-  private phase: Phase = 'created';
   private readonly options: NodeOptions;
   private readonly resolved: ResolvedNodeOptions;
-  private readonly log: Logger;
-  private readonly clock: Clock;
-  private readonly drops: DropCounters = createDropCounters();
-  private readonly streams = new Set<EventStream<SwimEvent>>();
-  private transport: Transport | undefined;
-  private core: SwimCore | undefined;
+  private readonly host: CoreHost<SwimCore, SwimEvent>;
   private batcher: DatagramBatcher | undefined;
-  private health: LocalHealthMonitor | undefined;
+  // After leave(): the core still runs, to spread the leave, but takes no more updates.
+  private left = false;
   // Stream sends made while join() runs the core, so that join can wait for the seeds' answers.
   private capture: Promise<boolean>[] | undefined;
-  private shutdownPromise: Promise<void> | undefined;
 
   /** @param options - see {@link NodeOptions}; validated here, before anything is bound */
   constructor(options: NodeOptions = {}) {
     super();
     this.resolved = resolveNodeOptions(options);
     this.options = options;
-    this.log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'node' });
-    this.clock = options.clock ?? systemClock;
+    // Datagrams batched before shutdown still go out, before the transport closes.
+    this.host = new CoreHost('SwimNode', 'node', options, () => this.batcher?.flush());
   }
 
   /** The address other members reach this one at; known once started. */
   get localAddress(): string {
-    return this.requireCore('localAddress').address;
+    return this.host.requireCore('localAddress').address;
   }
 
   /** This member as the cluster sees it. */
   get localMember(): MemberInfo {
-    const core = this.requireCore('localMember');
+    const core = this.host.requireCore('localMember');
     // The core holds itself from start() on.
     return core.members().find((m) => m.name === core.name)!;
   }
 
   /** Lifeguard local health score: 0 is healthy, higher means this member itself is struggling. */
   get localHealth(): number {
-    return this.core?.localHealth ?? 0;
+    return this.host.core?.localHealth ?? 0;
   }
 
   /**
@@ -116,24 +105,14 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * or a `LifecycleError` when called twice.
    */
   async start(): Promise<void> {
-    if (this.phase === 'stopped') throw this.lifecycleError('FDKIT_STOPPED', 'start() after shutdown()');
-    if (this.phase !== 'created')
-      throw this.lifecycleError('FDKIT_ALREADY_STARTED', 'start() may be called once');
-    this.phase = 'starting';
-    const options = this.options;
-    let transport: Transport;
-    try {
-      transport = await (options.transport ?? createNetTransport)(this.transportOptions());
-    } catch (error) {
-      this.phase = 'stopped';
-      throw error;
-    }
-    try {
+    return this.host.start(this.transportOptions(), (transport) => {
+      const options = this.options;
+      const config = this.resolved.config;
       const port = parseAddress(transport.localAddress).port;
       const coreOptions: SwimCoreOptions = {
         name: options.name ?? `${hostname()}-${port}`,
         address: transport.localAddress,
-        config: this.resolved.config,
+        config,
         ...(options.meta === undefined ? {} : { meta: options.meta }),
         ...(options.incarnation === undefined ? {} : { incarnation: options.incarnation }),
         ...(options.trackPhi === undefined ? {} : { trackPhi: options.trackPhi }),
@@ -144,31 +123,24 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       const core = new SwimCore(coreOptions, this.environment(transport));
       this.batcher = new DatagramBatcher(
         (address, datagram) => transport.sendDatagram(address, datagram),
-        this.resolved.config.packetBytesMax,
+        config.packetBytesMax,
       );
-      const healthOption = options.localHealth;
-      if (healthOption !== false) {
-        const config = this.resolved.config;
-        this.health = new LocalHealthMonitor(
-          healthOption?.source ?? gcStressSource(),
-          healthOption?.thresholdMs ?? config.probeTimeoutMs / 2,
-          config.probeIntervalMs / 2,
-          (severity) => core.reportLocalStress(severity),
-        );
-      }
-      transport.onDatagram((bytes, from) => this.receiveDatagram(bytes, from));
-      transport.onStream((bytes, from) => this.receiveStream(bytes, from));
-      this.transport = transport;
-      this.core = core;
-      core.start();
-      this.phase = 'running';
-      this.log.info({ name: core.name, address: core.address }, 'started');
-    } catch (error) {
-      this.phase = 'stopped';
-      this.health?.close();
-      await transport.close();
-      throw error;
-    }
+      transport.onDatagram((bytes, from) =>
+        this.host.receive('datagram', bytes, from, decodeDatagram, (result) => {
+          for (const packet of result.packets) core.handlePacket(from, packet);
+        }),
+      );
+      transport.onStream((bytes, from) =>
+        this.host.receive('stream', bytes, from, decodeStream, (result) =>
+          this.receiveStream(core, result.message, from),
+        ),
+      );
+      return {
+        core,
+        healthThresholdMs: config.probeTimeoutMs / 2,
+        healthEveryMs: config.probeIntervalMs / 2,
+      };
+    });
   }
 
   /**
@@ -178,7 +150,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * it knows nobody, resolving names again on every attempt, so a cluster can form in any start order.
    */
   async join(seeds: readonly string[], options: JoinOptions = {}): Promise<number> {
-    const core = this.requireCore('join');
+    const core = this.host.requireCore('join');
     if (!Array.isArray(seeds) || seeds.some((s) => typeof s !== 'string')) {
       throw new InvalidArgumentError('seeds', 'join: seeds must be an array of strings');
     }
@@ -206,35 +178,33 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * {@link SwimNode.shutdown} afterwards.
    */
   async leave(options: LeaveOptions = {}): Promise<void> {
-    const core = this.requireCore('leave');
+    const core = this.host.requireCore('leave');
     const timeoutMs = options.timeoutMs ?? this.resolved.leaveTimeoutMs;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
       throw new InvalidArgumentError('timeoutMs', `leave: timeoutMs must be a number >= 0, got ${timeoutMs}`);
     }
     core.leave();
-    this.phase = 'left';
+    this.left = true;
     const others = core
       .members()
       .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'));
     if (others.length === 0) return;
-    const deadline = this.clock.now() + timeoutMs;
+    const clock = this.host.clock;
+    const deadline = clock.now() + timeoutMs;
     const step = core.config.gossipIntervalMs;
-    while (core.pendingBroadcasts > 0 && this.clock.now() < deadline && options.signal?.aborted !== true) {
-      await new Promise<void>((resolve) =>
-        this.clock.setTimer(Math.min(step, deadline - this.clock.now()), resolve),
-      );
+    while (core.pendingBroadcasts > 0 && clock.now() < deadline && options.signal?.aborted !== true) {
+      await new Promise<void>((resolve) => clock.setTimer(Math.min(step, deadline - clock.now()), resolve));
     }
   }
 
   /** Stops the protocol, closes the sockets and ends every event stream. Idempotent. */
   shutdown(): Promise<void> {
-    this.shutdownPromise ??= this.stop();
-    return this.shutdownPromise;
+    return this.host.shutdown();
   }
 
   /** Every member this one knows, itself included, in any state. */
   members(): MemberInfo[] {
-    return this.core?.members() ?? [];
+    return this.host.core?.members() ?? [];
   }
 
   /** Replaces this member's metadata (at most 512 bytes) and spreads it. */
@@ -267,38 +237,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * reader that falls more than `bufferSize` events behind loses the oldest.
    */
   events(options: EventStreamOptions = {}): AsyncIterableIterator<SwimEvent> {
-    const bufferSize = options.bufferSize ?? 1024;
-    if (!Number.isInteger(bufferSize) || bufferSize < 1) {
-      throw new InvalidArgumentError(
-        'bufferSize',
-        `events: bufferSize must be an integer >= 1, got ${bufferSize}`,
-      );
-    }
-    const stream = new EventStream<SwimEvent>(bufferSize, (s) => this.streams.delete(s), options.signal);
-    if (this.phase === 'stopped') stream.end();
-    else this.streams.add(stream);
-    return stream;
+    return this.host.events(options);
   }
 
   /** Counters of traffic, drops and protocol activity: a fresh plain object. */
   counters(): NodeCounters {
-    return nodeCounters(this.core?.counters, this.transport?.counters(), this.drops);
-  }
-
-  private async stop(): Promise<void> {
-    const previous = this.phase;
-    this.phase = 'stopped';
-    this.core?.stop();
-    this.health?.close();
-    this.batcher?.flush();
-    for (const stream of [...this.streams]) stream.end();
-    await this.transport?.close();
-    if (previous !== 'created') this.log.info({}, 'stopped');
+    const host = this.host;
+    return nodeCounters(host.core?.counters, host.transport?.counters(), host.drops);
   }
 
   private environment(transport: Transport): SwimEnvironment {
     return {
-      clock: this.clock,
+      clock: this.host.clock,
       random: this.options.random ?? new Random(entropySeed()),
       sendPacket: (address: string, packet: Packet) => {
         this.batcher?.add(address, encodePacket(packet));
@@ -338,44 +288,22 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         targets = resolved.addresses.filter((a) => a !== transport.localAddress);
       }
     } catch (error) {
-      this.log.debug({ address, error: String(error) }, 'state sync address unusable');
+      this.host.log.debug({ address, error: String(error) }, 'state sync address unusable');
       return false;
     }
     if (targets.length === 0) {
-      this.log.debug({ address }, 'state sync address resolved to nothing but this member');
+      this.host.log.debug({ address }, 'state sync address resolved to nothing but this member');
       return false;
     }
     const results = await Promise.allSettled(targets.map((target) => transport.sendStream(target, payload)));
     for (const result of results) {
       if (result.status === 'rejected')
-        this.log.debug({ address, error: String(result.reason) }, 'state sync failed');
+        this.host.log.debug({ address, error: String(result.reason) }, 'state sync failed');
     }
     return results.some((r) => r.status === 'fulfilled');
   }
 
-  private receiveDatagram(bytes: Uint8Array, from: string): void {
-    const core = this.core;
-    if (core === undefined || this.phase === 'stopped') return;
-    this.health?.poll(this.clock.now());
-    const result = decodeDatagram(bytes);
-    if (!result.ok) {
-      countDrop(this.drops, result.reason);
-      this.log.debug({ from, reason: result.reason, detail: result.detail }, 'dropped datagram');
-      return;
-    }
-    for (const packet of result.packets) core.handlePacket(from, packet);
-  }
-
-  private receiveStream(bytes: Uint8Array, from: string): void {
-    const core = this.core;
-    if (core === undefined || this.phase === 'stopped') return;
-    const result = decodeStream(bytes);
-    if (!result.ok) {
-      countDrop(this.drops, result.reason);
-      this.log.debug({ from, reason: result.reason, detail: result.detail }, 'dropped stream');
-      return;
-    }
-    const message = result.message;
+  private receiveStream(core: SwimCore, message: StreamMessage, from: string): void {
     // A fallback ping or ack: the core answers to the address it knows the sender by.
     if (message.type !== 'push-pull') {
       core.handleStream(from, message);
@@ -386,44 +314,33 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     const self = message.members.names.indexOf(message.from);
     const senderAddress = self < 0 ? undefined : message.members.addresses[self];
     if (senderAddress === undefined) {
-      countDrop(this.drops, 'invalid-field');
-      this.log.debug({ from, sender: message.from }, 'dropped stream: sender missing from its own list');
+      countDrop(this.host.drops, 'invalid-field');
+      this.host.log.debug({ from, sender: message.from }, 'dropped stream: sender missing from its own list');
       return;
     }
     core.handleStream(senderAddress, message);
   }
 
   private dispatch(event: SwimEvent): void {
-    for (const stream of this.streams) stream.push(event);
+    this.host.push(event);
     if (event.type === 'message') this.emit('message', event);
     else this.emit(event.type, event);
   }
 
-  private requireCore(method: string): SwimCore {
-    if (this.core === undefined || this.phase === 'stopped') {
-      throw this.phase === 'stopped'
-        ? this.lifecycleError('FDKIT_STOPPED', `${method} after shutdown()`)
-        : this.lifecycleError('FDKIT_NOT_STARTED', `${method} before start() has resolved`);
-    }
-    return this.core;
-  }
-
   private requireRunning(method: string): SwimCore {
-    const core = this.requireCore(method);
-    if (this.phase !== 'running') throw this.lifecycleError('FDKIT_STOPPED', `${method} after leave()`);
+    const core = this.host.requireCore(method);
+    if (!this.host.running || this.left) {
+      throw this.host.lifecycleError('FDKIT_STOPPED', `${method} after leave()`);
+    }
     return core;
-  }
-
-  private lifecycleError(code: LifecycleCode, what: string): LifecycleError {
-    return new LifecycleError(code, `SwimNode: ${what}`);
   }
 
   private transportOptions(): TransportOptions {
     const o = this.options;
     return {
       bind: this.resolved.bind,
-      clock: this.clock,
-      logger: this.log,
+      clock: this.host.clock,
+      logger: this.host.log,
       ...(o.advertise === undefined ? {} : { advertise: o.advertise }),
       ...(o.streamBytesMax === undefined ? {} : { streamBytesMax: o.streamBytesMax }),
       ...(o.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: o.connectTimeoutMs }),
