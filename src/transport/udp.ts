@@ -15,8 +15,8 @@ import { isIP } from 'node:net';
 import DgramAsPromised, { type SocketAsPromised } from 'dgram-as-promised';
 import { NetworkError } from '../errors.js';
 import { canonicalHost, formatAddress, isIPv4, isIPv6, parseAddress } from './address.js';
-import { BoundedMemo } from './bounded-memo.js';
 import { bindError } from './bind-error.js';
+import { BoundedMemo } from './bounded-memo.js';
 
 /** What arrives on the socket: the bytes and the sender as `host:port`. */
 export type DatagramListener = (bytes: Uint8Array, fromAddress: string) => void;
