@@ -22,7 +22,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sourceState } from './support/dist.js';
-import { machine, parseFlags, progress, writeResult } from './support/report.js';
+import { markdownTable } from './support/markdown-table.js';
+import { machine, parseFlags, progress, usageError, writeResult } from './support/report.js';
 
 interface Step {
   readonly name: string;
@@ -155,14 +156,6 @@ function readJson(file: string, notBefore: number): Json | undefined {
   }
 }
 
-function mdTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  return [
-    `| ${header.join(' | ')} |`,
-    `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ];
-}
-
 const num = (v: unknown, digits = 1): string => (typeof v === 'number' ? v.toFixed(digits) : '–');
 const sec = (v: unknown): string => (typeof v === 'number' ? (v / 1000).toFixed(1) : '–');
 const get = (o: unknown, ...path: string[]): unknown =>
@@ -173,7 +166,7 @@ function detectorsSection(j: Json): string[] {
   return [
     `Each detector against a minimal inline implementation of its formula, ${j.mode} mode (ratio of medians, goal ${j.goalRatio}):`,
     '',
-    ...mdTable(
+    markdownTable(
       ['detector', 'operation', 'library Mops/s', 'minimal Mops/s', 'ratio'],
       list(j.cases).map((c) => [
         String(c.detector),
@@ -190,7 +183,7 @@ function codecSection(j: Json): string[] {
   return [
     `Encode and decode against bare msgpackr, ${j.mode} mode:`,
     '',
-    ...mdTable(
+    markdownTable(
       ['message', 'operation', 'bytes', 'fdkit k ops/s', 'bare k ops/s', 'ratio'],
       list(j.cases).map((c) => [
         String(c.message),
@@ -208,7 +201,7 @@ function simScaleSection(j: Json): string[] {
   return [
     `\`fdkit sim\` (compiled CLI, one process per run, \`lan\`, host crashes), ${j.mode} mode:`,
     '',
-    ...mdTable(
+    markdownTable(
       [
         'members',
         'virtual s',
@@ -251,7 +244,7 @@ function sweepsSection(j: Json): string[] {
     out.push(
       `Lifeguard on against off: ${get(main, 'scenario', 'label')}, ${get(main, 'scenario', 'seeds')} seeds (${j.mode} mode):`,
       '',
-      ...mdTable(
+      markdownTable(
         [
           'configuration',
           'false suspicions of healthy members',
@@ -285,7 +278,7 @@ function clusterSection(load: Json | undefined, tput: Json | undefined): string[
     out.push(
       `\`cluster-load\`: ${load.members} fdkit members and ${load.bareMembers} bare Node members on 127.0.0.1, ${load.measureS} s measured after ${load.warmupS} s (medians over members):`,
       '',
-      ...mdTable(
+      markdownTable(
         ['per member', 'fdkit', 'bare Node', 'memberlist (issue)', 'fdkit / memberlist'],
         [
           [
@@ -325,7 +318,7 @@ function clusterSection(load: Json | undefined, tput: Json | undefined): string[
     out.push(
       `\`node-throughput\`: pings answered by one member against a bare \`dgram\` echo, ${tput.mode} mode (medians of ${tput.rounds} rounds):`,
       '',
-      ...mdTable(
+      markdownTable(
         ['request', 'fdkit acks/s', 'bare echoes/s', 'ratio', 'CPU per reply ratio'],
         list(tput.cases).map((c) => [
           String(c.workload),
@@ -354,7 +347,7 @@ function summary(
     '',
     `\`npm run bench${quick ? ' -- --quick' : ''}\` on ${m.cpuCount} × ${m.cpu} (${m.platform}), Node ${m.node}, ${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${src.commit}${src.changedSrcFiles > 0 ? ` (+${src.changedSrcFiles} changed src files)` : ''}: ${(totalMs / 60_000).toFixed(1)} minutes in all. The machine is shared and noisy: speeds vary by 10 to 25 % from run to run (compare the ratios, measured side by side), while the simulator's virtual-time results depend only on their seeds.`,
     '',
-    ...mdTable(
+    markdownTable(
       ['step', 'status', 'duration (s)', 'results'],
       outcomes.map((o) => [
         o.step.title,
@@ -413,10 +406,7 @@ async function main(): Promise<void> {
     if (typeof v !== 'string') return undefined;
     const set = new Set(v.split(',').map((s) => s.trim()));
     for (const n of set) {
-      if (!STEPS.some((s) => s.name === n)) {
-        process.stderr.write(`unknown step ${JSON.stringify(n)}\n${usage}\n`);
-        process.exit(2);
-      }
+      if (!STEPS.some((s) => s.name === n)) usageError(`unknown step ${JSON.stringify(n)}`, usage);
     }
     return set;
   };

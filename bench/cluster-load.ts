@@ -53,18 +53,20 @@ import {
   type ProfileSummary,
   summarizeProfile,
 } from './support/cpu-profile.js';
+import { withDeadline } from './support/deadline.js';
 import { ensureDist, entryUrl, ROOT, sourceState } from './support/dist.js';
+import { endChild } from './support/end-child.js';
 import {
   formatTable,
   machine,
   median,
   parseFlags,
   progress,
+  publish,
   quantile,
   round,
   sleep,
-  toJson,
-  writeResult,
+  usageError,
 } from './support/report.js';
 
 /** memberlist per member on this machine, 20 members, LAN config (from the issue). */
@@ -149,22 +151,12 @@ class MemberProcess {
     const early = this.early.shift();
     if (early !== undefined) return Promise.resolve(early);
     if (this.exited !== undefined) return Promise.reject(this.exited);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`${this.label}: no answer in ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      this.waiting.push({
-        resolve: (r) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
-    });
+    const answer = withDeadline<MemberReply>(
+      timeoutMs,
+      () => new Error(`${this.label}: no answer in ${timeoutMs} ms`),
+    );
+    this.waiting.push(answer);
+    return answer.promise;
   }
 
   command(line: string): Promise<MemberReply> {
@@ -180,14 +172,8 @@ class MemberProcess {
   }
 
   /** Asks the member to leave and exit; kills it if it has not within `graceMs`. */
-  async stop(graceMs = 3000): Promise<void> {
-    const child = this.child;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.stdin!.end('exit\n');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
+  stop(graceMs = 3000): Promise<void> {
+    return endChild(this.child, () => this.child.stdin!.end('exit\n'), graceMs);
   }
 }
 
@@ -434,10 +420,7 @@ function settings(argv: readonly string[]): Settings {
     json: f.json === true,
     timeoutS: (f['timeout-s'] as number | undefined) ?? warmupS + measureS + 90,
   };
-  const fail = (m: string): never => {
-    process.stderr.write(`${m}\n${usage}\n`);
-    process.exit(2);
-  };
+  const fail = (m: string): never => usageError(m, usage);
   if (!Number.isInteger(s.members) || s.members < 2 || s.members > 100) fail('--members: 2 to 100');
   if (!Number.isInteger(s.bare) || s.bare === 1 || s.bare > 100) fail('--bare: 0, or 2 to 100');
   if (s.measureS < 1 || s.measureS > 600) fail('--measure-s: 1 to 600');
@@ -640,9 +623,6 @@ async function run(s: Settings, workDir: string): Promise<void> {
     })),
     totalMs: Math.round(totalMs),
   };
-  const json = `${toJson(report)}\n`;
-  const file = writeResult('cluster-load.json', json);
-  progress(`done in ${(totalMs / 1000).toFixed(1)} s; results in ${file}`);
   const others = [
     compareMetrics === undefined ? '' : `, ${compareRates.length} members of ${s.compare}`,
     bareMetrics === undefined ? '' : ` and ${bareRates.length} bare Node members`,
@@ -650,7 +630,7 @@ async function run(s: Settings, workDir: string): Promise<void> {
   const heading = `${s.members} members, lan profile, loopback, ${s.measureS} s after ${s.warmupS} s warm-up; medians and p90 over ${fdkitRates.length} fdkit members${others}`;
   const text = [heading, '', table(fdkitMetrics, compareMetrics, bareMetrics)];
   for (const p of profiles) text.push('', profileTable(p.role, p.summary));
-  process.stdout.write(s.json ? json : `${text.join('\n')}\n`);
+  publish('cluster-load.json', report, totalMs, { json: s.json, quick: false, table: text.join('\n') });
 }
 
 async function main(): Promise<void> {

@@ -25,11 +25,11 @@ import { decodeDatagram, decodeStream, encodePacket, encodeStream } from '../src
 import {
   machine,
   median,
+  parseFlags,
   progress,
+  publish,
   round,
   formatTable as table,
-  toJson,
-  writeResult,
 } from './support/report.js';
 
 const SEED = 0xc0dec;
@@ -198,13 +198,28 @@ function timed(run: (n: number) => number): Loop {
   };
 }
 
+const OPERATIONS = ['encode', 'decode', 'encode+decode'] as const;
+type Operation = (typeof OPERATIONS)[number];
+
 interface Case {
   readonly message: string;
-  readonly operation: 'encode' | 'decode' | 'encode+decode';
+  readonly operation: Operation;
   /** Encoded bytes of one message. */
   readonly bytes: number;
   readonly codec: Loop;
   readonly bare: Loop;
+}
+
+/** The cases of one message, one per operation: its codec loop and its bare loop. */
+function messageCases(
+  message: string,
+  bytes: number,
+  loops: Readonly<Record<Operation, readonly [codec: Loop, bare: Loop]>>,
+): Case[] {
+  return OPERATIONS.map((operation) => {
+    const [codec, bare] = loops[operation];
+    return { message, operation, bytes, codec, bare };
+  });
 }
 
 interface SideResult {
@@ -305,24 +320,6 @@ function formatResults(results: readonly CaseResult[]): string {
   return table(header, rows, new Set([0, 2]));
 }
 
-function parseArgs(argv: readonly string[]): { quick: boolean; json: boolean } {
-  const usage = 'usage: tsx bench/codec.ts [--quick] [--json]';
-  let quick = false;
-  let json = false;
-  for (const arg of argv) {
-    if (arg === '--quick') quick = true;
-    else if (arg === '--json') json = true;
-    else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(`${usage}\n`);
-      process.exit(0);
-    } else {
-      process.stderr.write(`unknown argument ${JSON.stringify(arg)}\n${usage}\n`);
-      process.exit(2);
-    }
-  }
-  return { quick, json };
-}
-
 /** Throws unless `actual` equals `expected`: the bench measures correct code only. */
 function check(what: string, actual: unknown, expected: unknown): void {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
@@ -331,8 +328,11 @@ function check(what: string, actual: unknown, expected: unknown): void {
 }
 
 function main(): void {
-  const args = parseArgs(process.argv.slice(2));
-  const mode = args.quick ? QUICK : FULL;
+  const args = parseFlags(process.argv.slice(2), 'usage: tsx bench/codec.ts [--quick] [--json]', {
+    quick: 'boolean',
+    json: 'boolean',
+  });
+  const mode = args.quick === true ? QUICK : FULL;
   const started = process.hrtime.bigint();
   const rng = new Random(SEED);
 
@@ -368,48 +368,19 @@ function main(): void {
   const pingName = `ping, ${ping.updates.length} updates`;
   const stateName = `push-pull, ${MEMBERS} members`;
   const cases: Case[] = [
-    {
-      message: pingName,
-      operation: 'encode',
-      bytes: pingBytes.length,
-      codec: timed((n) => encodePings(ping, n)),
-      bare: timed((n) => encodeBare(pingArray, n)),
-    },
-    {
-      message: pingName,
-      operation: 'decode',
-      bytes: pingBytes.length,
-      codec: timed((n) => decodePings(pingBytes, n)),
-      bare: timed((n) => decodeBare(pingBytes, n)),
-    },
-    {
-      message: pingName,
-      operation: 'encode+decode',
-      bytes: pingBytes.length,
-      codec: timed((n) => roundTripPings(ping, n)),
-      bare: timed((n) => roundTripBare(pingArray, n)),
-    },
-    {
-      message: stateName,
-      operation: 'encode',
-      bytes: stateBytes.length,
-      codec: timed((n) => encodePushPulls(state, n)),
-      bare: timed((n) => encodeBare(stateArray, n)),
-    },
-    {
-      message: stateName,
-      operation: 'decode',
-      bytes: stateBytes.length,
-      codec: timed((n) => decodePushPulls(stateBytes, n)),
-      bare: timed((n) => decodeBare(stateBytes, n)),
-    },
-    {
-      message: stateName,
-      operation: 'encode+decode',
-      bytes: stateBytes.length,
-      codec: timed((n) => roundTripPushPulls(state, n)),
-      bare: timed((n) => roundTripBare(stateArray, n)),
-    },
+    ...messageCases(pingName, pingBytes.length, {
+      encode: [timed((n) => encodePings(ping, n)), timed((n) => encodeBare(pingArray, n))],
+      decode: [timed((n) => decodePings(pingBytes, n)), timed((n) => decodeBare(pingBytes, n))],
+      'encode+decode': [timed((n) => roundTripPings(ping, n)), timed((n) => roundTripBare(pingArray, n))],
+    }),
+    ...messageCases(stateName, stateBytes.length, {
+      encode: [timed((n) => encodePushPulls(state, n)), timed((n) => encodeBare(stateArray, n))],
+      decode: [timed((n) => decodePushPulls(stateBytes, n)), timed((n) => decodeBare(stateBytes, n))],
+      'encode+decode': [
+        timed((n) => roundTripPushPulls(state, n)),
+        timed((n) => roundTripBare(stateArray, n)),
+      ],
+    }),
   ];
   const results = cases.map((c) => measure(c, mode));
   const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -433,12 +404,11 @@ function main(): void {
     // Reported only so that no timed result is dead code.
     sink,
   };
-  const json = `${toJson(report)}\n`;
-  const file = writeResult('codec.json', json);
-  progress(`done in ${(durationMs / 1000).toFixed(1)} s; results in ${file}`);
-  const note =
-    mode.name === 'quick' ? 'quick smoke run: rough numbers; run without --quick to measure\n' : '';
-  process.stdout.write(args.json ? json : `${formatResults(results)}\n${note}`);
+  publish('codec.json', report, durationMs, {
+    json: args.json === true,
+    quick: mode.name === 'quick',
+    table: formatResults(results),
+  });
 }
 
 main();

@@ -10,9 +10,10 @@
  * How the numbers are kept honest:
  * - every call gets an explicit timestamp from a precomputed Float64Array, so no clock is read, and the
  *   bench itself allocates nothing while timing (whatever the library allocates is part of its cost);
- * - each (class, operation) has its own loop function, so every timed call site is monomorphic and each
- *   side gets the best code V8 makes for it; a shared generic loop would go megamorphic and mostly
- *   measure call dispatch;
+ * - the library and the minimal side have loop functions of their own for each operation, and each
+ *   detector runs in its own process, so every timed call site meets one class (is monomorphic) and each
+ *   side gets the best code V8 makes for it; a loop shared by both sides would see two classes, and one
+ *   shared by every detector would go megamorphic and mostly measure call dispatch;
  * - each detector runs in a fresh process (see {@link runIsolated}), and its loops are warmed up with
  *   many short calls before any long one (see {@link warmUp}), so that the code measured does not depend
  *   on what ran before it;
@@ -29,11 +30,12 @@ import { ChenDetector, FixedTimeoutDetector, PHI_FACTOR, PhiAccrualDetector, Ran
 import {
   machine,
   median,
+  parseFlags,
   progress,
+  publish,
   round,
   formatTable as table,
-  toJson,
-  writeResult,
+  usageError,
 } from './support/report.js';
 
 const GOAL_RATIO = 0.9;
@@ -228,10 +230,12 @@ class MinimalChen {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Timed loops, one per (class, operation) on purpose: see the file comment. Heartbeat loops shift each lap
-// by the lap's span so that timestamps keep increasing, and end with one query so the state they built
-// is consumed. The shift starts at -0 rather than 0 because V8 keeps a small-integer 0 tagged in the loop,
-// which adds a type check to every call on both sides; -0 is a double from the start.
+// Timed loops, one per (side, operation, query method) on purpose: see the file comment. Classes share a
+// loop only when they are on the same side and never run in the same process (each detector has its own),
+// so every call site in a loop still meets a single class. Heartbeat loops shift each lap by the lap's span
+// so that timestamps keep increasing, and end with one query so the state they built is consumed. The
+// shift starts at -0 rather than 0 because V8 keeps a small-integer 0 tagged in the loop, which adds a
+// type check to every call on both sides; -0 is a double from the start.
 
 function heartbeatsPhi(d: PhiAccrualDetector, at: Float64Array, laps: number, lapSpanMs: number): number {
   let base = -0;
@@ -249,8 +253,8 @@ function queriesPhi(d: PhiAccrualDetector, at: Float64Array, laps: number): numb
   return acc;
 }
 
-function heartbeatsMinimalPhiNormal(
-  d: MinimalPhiNormal,
+function heartbeatsMinimalPhi(
+  d: MinimalPhiNormal | MinimalPhiExponential,
   at: Float64Array,
   laps: number,
   lapSpanMs: number,
@@ -262,7 +266,11 @@ function heartbeatsMinimalPhiNormal(
   return d.phi(base);
 }
 
-function queriesMinimalPhiNormal(d: MinimalPhiNormal, at: Float64Array, laps: number): number {
+function queriesMinimalPhi(
+  d: MinimalPhiNormal | MinimalPhiExponential,
+  at: Float64Array,
+  laps: number,
+): number {
   let acc = 0;
   for (let lap = 0; lap < laps; lap++) {
     for (let i = 0; i < at.length; i++) acc += d.phi(at[i]!);
@@ -270,29 +278,8 @@ function queriesMinimalPhiNormal(d: MinimalPhiNormal, at: Float64Array, laps: nu
   return acc;
 }
 
-function heartbeatsMinimalPhiExponential(
-  d: MinimalPhiExponential,
-  at: Float64Array,
-  laps: number,
-  lapSpanMs: number,
-): number {
-  let base = -0;
-  for (let lap = 0; lap < laps; lap++, base += lapSpanMs) {
-    for (let i = 0; i < at.length; i++) d.heartbeat(base + at[i]!);
-  }
-  return d.phi(base);
-}
-
-function queriesMinimalPhiExponential(d: MinimalPhiExponential, at: Float64Array, laps: number): number {
-  let acc = 0;
-  for (let lap = 0; lap < laps; lap++) {
-    for (let i = 0; i < at.length; i++) acc += d.phi(at[i]!);
-  }
-  return acc;
-}
-
-function heartbeatsFixedTimeout(
-  d: FixedTimeoutDetector,
+function heartbeatsSuspicion(
+  d: FixedTimeoutDetector | ChenDetector,
   at: Float64Array,
   laps: number,
   lapSpanMs: number,
@@ -304,7 +291,7 @@ function heartbeatsFixedTimeout(
   return d.suspicion(base);
 }
 
-function queriesFixedTimeout(d: FixedTimeoutDetector, at: Float64Array, laps: number): number {
+function queriesSuspicion(d: FixedTimeoutDetector | ChenDetector, at: Float64Array, laps: number): number {
   let acc = 0;
   for (let lap = 0; lap < laps; lap++) {
     for (let i = 0; i < at.length; i++) acc += d.suspicion(at[i]!);
@@ -312,8 +299,8 @@ function queriesFixedTimeout(d: FixedTimeoutDetector, at: Float64Array, laps: nu
   return acc;
 }
 
-function heartbeatsMinimalFixedTimeout(
-  d: MinimalFixedTimeout,
+function heartbeatsMinimalSuspicion(
+  d: MinimalFixedTimeout | MinimalChen,
   at: Float64Array,
   laps: number,
   lapSpanMs: number,
@@ -325,39 +312,11 @@ function heartbeatsMinimalFixedTimeout(
   return d.suspicion(base);
 }
 
-function queriesMinimalFixedTimeout(d: MinimalFixedTimeout, at: Float64Array, laps: number): number {
-  let acc = 0;
-  for (let lap = 0; lap < laps; lap++) {
-    for (let i = 0; i < at.length; i++) acc += d.suspicion(at[i]!);
-  }
-  return acc;
-}
-
-function heartbeatsChen(d: ChenDetector, at: Float64Array, laps: number, lapSpanMs: number): number {
-  let base = -0;
-  for (let lap = 0; lap < laps; lap++, base += lapSpanMs) {
-    for (let i = 0; i < at.length; i++) d.heartbeat(base + at[i]!);
-  }
-  return d.suspicion(base);
-}
-
-function queriesChen(d: ChenDetector, at: Float64Array, laps: number): number {
-  let acc = 0;
-  for (let lap = 0; lap < laps; lap++) {
-    for (let i = 0; i < at.length; i++) acc += d.suspicion(at[i]!);
-  }
-  return acc;
-}
-
-function heartbeatsMinimalChen(d: MinimalChen, at: Float64Array, laps: number, lapSpanMs: number): number {
-  let base = -0;
-  for (let lap = 0; lap < laps; lap++, base += lapSpanMs) {
-    for (let i = 0; i < at.length; i++) d.heartbeat(base + at[i]!);
-  }
-  return d.suspicion(base);
-}
-
-function queriesMinimalChen(d: MinimalChen, at: Float64Array, laps: number): number {
+function queriesMinimalSuspicion(
+  d: MinimalFixedTimeout | MinimalChen,
+  at: Float64Array,
+  laps: number,
+): number {
   let acc = 0;
   for (let lap = 0; lap < laps; lap++) {
     for (let i = 0; i < at.length; i++) acc += d.suspicion(at[i]!);
@@ -534,8 +493,8 @@ function casesOf(name: DetectorName, workload: Workload): Case[] {
         },
         {
           create: () => new MinimalPhiNormal(),
-          heartbeats: heartbeatsMinimalPhiNormal,
-          queries: queriesMinimalPhiNormal,
+          heartbeats: heartbeatsMinimalPhi,
+          queries: queriesMinimalPhi,
           query: (d, t) => d.phi(t),
         },
         workload,
@@ -552,8 +511,8 @@ function casesOf(name: DetectorName, workload: Workload): Case[] {
         },
         {
           create: () => new MinimalPhiExponential(),
-          heartbeats: heartbeatsMinimalPhiExponential,
-          queries: queriesMinimalPhiExponential,
+          heartbeats: heartbeatsMinimalPhi,
+          queries: queriesMinimalPhi,
           query: (d, t) => d.phi(t),
         },
         workload,
@@ -564,14 +523,14 @@ function casesOf(name: DetectorName, workload: Workload): Case[] {
         'suspicion',
         {
           create: () => new FixedTimeoutDetector({ timeoutMs: TIMEOUT_MS }),
-          heartbeats: heartbeatsFixedTimeout,
-          queries: queriesFixedTimeout,
+          heartbeats: heartbeatsSuspicion,
+          queries: queriesSuspicion,
           query: (d, t) => d.suspicion(t),
         },
         {
           create: () => new MinimalFixedTimeout(),
-          heartbeats: heartbeatsMinimalFixedTimeout,
-          queries: queriesMinimalFixedTimeout,
+          heartbeats: heartbeatsMinimalSuspicion,
+          queries: queriesMinimalSuspicion,
           query: (d, t) => d.suspicion(t),
         },
         workload,
@@ -587,14 +546,14 @@ function casesOf(name: DetectorName, workload: Workload): Case[] {
               windowSize: WINDOW_SIZE,
               firstHeartbeatEstimateMs: FIRST_ESTIMATE_MS,
             }),
-          heartbeats: heartbeatsChen,
-          queries: queriesChen,
+          heartbeats: heartbeatsSuspicion,
+          queries: queriesSuspicion,
           query: (d, t) => d.suspicion(t),
         },
         {
           create: () => new MinimalChen(),
-          heartbeats: heartbeatsMinimalChen,
-          queries: queriesMinimalChen,
+          heartbeats: heartbeatsMinimalSuspicion,
+          queries: queriesMinimalSuspicion,
           query: (d, t) => d.suspicion(t),
         },
         workload,
@@ -740,36 +699,19 @@ interface Args {
   readonly detector: DetectorName | undefined;
 }
 
-function isDetectorName(name: string | undefined): name is DetectorName {
+function isDetectorName(name: string): name is DetectorName {
   return DETECTORS.some((d) => d === name);
 }
 
 function parseArgs(argv: readonly string[]): Args {
   const usage = 'usage: tsx bench/detectors.ts [--quick] [--json]';
-  let quick = false;
-  let json = false;
-  let detector: DetectorName | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--quick') quick = true;
-    else if (arg === '--json') json = true;
-    else if (arg === '--detector') {
-      // Internal: how the parent asks a child for one detector.
-      const name = argv[++i];
-      if (!isDetectorName(name)) {
-        process.stderr.write(`--detector expects one of ${DETECTORS.join(', ')}\n`);
-        process.exit(2);
-      }
-      detector = name;
-    } else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(`${usage}\n`);
-      process.exit(0);
-    } else {
-      process.stderr.write(`unknown argument ${JSON.stringify(arg)}\n${usage}\n`);
-      process.exit(2);
-    }
+  // --detector is internal: how the parent asks a child for one detector.
+  const f = parseFlags(argv, usage, { quick: 'boolean', json: 'boolean', detector: 'string' });
+  const detector = f.detector as string | undefined;
+  if (detector !== undefined && !isDetectorName(detector)) {
+    usageError(`--detector expects one of ${DETECTORS.join(', ')}`, usage);
   }
-  return { quick, json, detector };
+  return { quick: f.quick === true, json: f.json === true, detector };
 }
 
 async function main(): Promise<void> {
@@ -816,12 +758,11 @@ async function main(): Promise<void> {
     // Reported only so that no timed result is dead code.
     sink: totalSink,
   };
-  const json = `${toJson(report)}\n`;
-  const file = writeResult('detectors.json', json);
-  progress(`done in ${(durationMs / 1000).toFixed(1)} s; results in ${file}`);
-  const note =
-    mode.name === 'quick' ? 'quick smoke run: rough numbers; run without --quick to measure\n' : '';
-  process.stdout.write(args.json ? json : `${formatTable(cases)}\n${note}`);
+  publish('detectors.json', report, durationMs, {
+    json: args.json,
+    quick: mode.name === 'quick',
+    table: formatTable(cases),
+  });
 }
 
 await main();

@@ -39,7 +39,9 @@ import type { NodeCounters } from '../src/node/node-counters.js';
 import { packetBytes } from '../src/swim/message-size.js';
 import type { Packet, Update } from '../src/swim/messages.js';
 import { encodePacket } from '../src/wire/encode.js';
+import { withDeadline } from './support/deadline.js';
 import { ensureDist, type FdkitModule, loadFdkit, sourceState } from './support/dist.js';
+import { endChild } from './support/end-child.js';
 import type { GeneratorMessage, RunRequest, RunResult } from './support/load-generator.js';
 import {
   formatTable,
@@ -47,9 +49,9 @@ import {
   median,
   parseFlags,
   progress,
+  publish,
   round,
-  toJson,
-  writeResult,
+  usageError,
 } from './support/report.js';
 
 const MEMBER_NAME = 'member-0000.dc1.fdkit';
@@ -163,23 +165,13 @@ class Generator {
 
   run(req: RunRequest): Promise<Measured> {
     if (this.pending !== undefined) throw new Error('one run at a time');
-    return new Promise<Measured>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('load generator did not answer in time')),
-        req.warmupMs + req.durationMs + 10_000,
-      );
-      this.pending = {
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolve(m);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      };
-      this.child.send(req);
-    });
+    const answer = withDeadline<Measured>(
+      req.warmupMs + req.durationMs + 10_000,
+      () => new Error('load generator did not answer in time'),
+    );
+    this.pending = { resolve: answer.resolve, reject: answer.reject };
+    this.child.send(req);
+    return answer.promise;
   }
 
   private onMessage(message: GeneratorMessage): void {
@@ -208,14 +200,15 @@ class Generator {
   }
 
   /** Ends the child: disconnecting makes it exit; a kill follows if it has not within a second. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     const child = this.child;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) child.disconnect();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 1000);
-    await exited;
-    clearTimeout(timer);
+    return endChild(
+      child,
+      () => {
+        if (child.connected) child.disconnect();
+      },
+      1000,
+    );
   }
 }
 
@@ -468,10 +461,7 @@ function settings(argv: readonly string[]): Settings {
     window: (f.window as number | undefined) ?? 64,
     json: f.json === true,
   };
-  const fail = (message: string): never => {
-    process.stderr.write(`${message}\n${usage}\n`);
-    process.exit(2);
-  };
+  const fail = (message: string): never => usageError(message, usage);
   if (!Number.isInteger(s.rounds) || s.rounds < 1 || s.rounds > 51) fail('--rounds: 1 to 51');
   if (s.durationMs < 100 || s.durationMs > 60_000) fail('--duration-ms: 100 to 60000');
   if (s.warmupMs > 10_000) fail('--warmup-ms: at most 10000');
@@ -524,11 +514,11 @@ async function main(): Promise<void> {
     cases: results,
     totalMs: Math.round(durationMs),
   };
-  const json = `${toJson(report)}\n`;
-  const file = writeResult('node-throughput.json', json);
-  progress(`done in ${(durationMs / 1000).toFixed(1)} s; results in ${file}`);
-  const note = s.mode === 'quick' ? 'quick smoke run: rough numbers; run without --quick to measure\n' : '';
-  process.stdout.write(s.json ? json : `${table(results)}\n${note}`);
+  publish('node-throughput.json', report, durationMs, {
+    json: s.json,
+    quick: s.mode === 'quick',
+    table: table(results),
+  });
 }
 
 await main();

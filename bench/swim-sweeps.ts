@@ -36,7 +36,7 @@
  * idle 2-core machine, 7.5 on a busy shared one), `--quick` about one; runs not started when the time
  * limit (10 and 3 minutes) passes are skipped, and their points listed as such.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,8 @@ import {
   spread,
   total,
 } from './support/aggregate.js';
+import { sourceState } from './support/dist.js';
+import { markdownTable } from './support/markdown-table.js';
 import {
   machine,
   parseFlags,
@@ -61,6 +63,7 @@ import {
   round,
   formatTable as table,
   toJson,
+  usageError,
   writeResult,
 } from './support/report.js';
 import { EventTally, type FalsePositiveCounts, type RunTally } from './support/sim-tally.js';
@@ -156,10 +159,7 @@ function settings(argv: readonly string[]): Settings {
   });
   const base = f.quick === true ? QUICK : FULL;
   const only = (f.only as string | undefined) ?? 'all';
-  const fail = (message: string): never => {
-    process.stderr.write(`${message}\n${usage}\n`);
-    process.exit(2);
-  };
+  const fail = (message: string): never => usageError(message, usage);
   if (only !== 'all' && only !== 'sweeps' && only !== 'lifeguard') fail('--only: sweeps or lifeguard');
   const mode: Mode = {
     ...base,
@@ -402,13 +402,7 @@ interface SweepPoint {
   readonly network: Partial<NetworkModel>;
 }
 
-interface PointResult {
-  readonly sweep: SweepName;
-  readonly label: string;
-  readonly x: number;
-  readonly nodes: number;
-  readonly config?: Partial<SwimConfig>;
-  readonly network: Partial<NetworkModel>;
+interface PointResult extends SweepPoint {
   readonly seeds: readonly number[];
   readonly crash: Detection;
   readonly kill: Detection;
@@ -441,76 +435,79 @@ function burstyLoss(rate: number): Partial<NetworkModel> {
   };
 }
 
+/** One sweep: a point for each value of `xs`, its label, size, config and network given by `point`. */
+function sweep(
+  name: SweepName,
+  xs: readonly number[],
+  point: (x: number) => Omit<SweepPoint, 'sweep' | 'x'>,
+): SweepPoint[] {
+  // Spelled out in SweepPoint's order, which the JSON keeps.
+  return xs.map((x) => {
+    const { label, ...rest } = point(x);
+    return { sweep: name, label, x, ...rest };
+  });
+}
+
 function sweepPoints(mode: Mode): SweepPoint[] {
   const base = independentLoss(BASE_LOSS);
-  const points: SweepPoint[] = [];
-  for (const interval of mode.intervals) {
-    points.push({
-      sweep: 'probe-interval',
+  return [
+    ...sweep('probe-interval', mode.intervals, (interval) => ({
       label: `probe interval ${interval} ms`,
-      x: interval,
       nodes: BASE_NODES,
       // The lan ratio: the probe timeout is half the interval.
       config: { probeIntervalMs: interval, probeTimeoutMs: interval / 2 },
       network: base,
-    });
-  }
-  for (const mult of mode.mults) {
-    points.push({
-      sweep: 'suspicion-mult',
+    })),
+    ...sweep('suspicion-mult', mode.mults, (mult) => ({
       label: `suspicionMult ${mult}`,
-      x: mult,
       nodes: BASE_NODES,
       config: { suspicionMult: mult },
       network: base,
-    });
-  }
-  for (const rate of mode.lossRates) {
-    points.push({
-      sweep: 'loss',
+    })),
+    ...sweep('loss', mode.lossRates, (rate) => ({
       label: `${round(rate * 100, 1)} % independent loss`,
-      x: rate,
       nodes: BASE_NODES,
       network: independentLoss(rate),
-    });
-  }
-  for (const rate of mode.burstyRates) {
-    points.push({
-      sweep: 'bursty-loss',
+    })),
+    ...sweep('bursty-loss', mode.burstyRates, (rate) => ({
       label: `${round(rate * 100, 1)} % bursty loss`,
-      x: rate,
       nodes: BASE_NODES,
       network: burstyLoss(rate),
-    });
-  }
-  for (const n of mode.sizes) {
-    points.push({
-      sweep: 'cluster-size',
+    })),
+    ...sweep('cluster-size', mode.sizes, (n) => ({
       label: `n = ${n}`,
-      x: n,
       nodes: n,
       network: independentLoss(SIZE_LOSS),
-    });
-  }
-  return points;
+    })),
+  ];
+}
+
+/** Seeds 1 to `n`. */
+function seedsUpTo(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => 1 + i);
+}
+
+/** Runs `spec` with every seed of `seeds`; undefined when some run was skipped at the deadline. */
+async function runSeeds(
+  pool: RunPool,
+  seeds: readonly number[],
+  spec: (seed: number) => RunSpec,
+): Promise<RunRecord[] | undefined> {
+  const maybe = await Promise.all(seeds.map((seed) => pool.run(spec(seed))));
+  return maybe.some((r) => r === undefined) ? undefined : (maybe as RunRecord[]);
 }
 
 /** Runs every seed of a point; undefined when some run was skipped at the deadline. */
 async function runPoint(point: SweepPoint, mode: Mode, pool: RunPool): Promise<PointResult | undefined> {
-  const seeds = Array.from({ length: mode.seeds }, (_, i) => 1 + i);
-  const maybe = await Promise.all(
-    seeds.map((seed) =>
-      pool.run({
-        nodes: point.nodes,
-        seconds: mode.seconds,
-        seed,
-        network: point.network,
-        ...(point.config === undefined ? {} : { config: point.config }),
-      }),
-    ),
-  );
-  if (maybe.some((r) => r === undefined)) return undefined;
-  const runs = maybe as RunRecord[];
+  const seeds = seedsUpTo(mode.seeds);
+  const runs = await runSeeds(pool, seeds, (seed) => ({
+    nodes: point.nodes,
+    seconds: mode.seconds,
+    seed,
+    network: point.network,
+    ...(point.config === undefined ? {} : { config: point.config }),
+  }));
+  if (runs === undefined) return undefined;
   const suspicions = runs.map((r) => r.tally.falsePositives.healthySuspicions);
   const deaths = runs.map((r) => r.tally.falsePositives.healthyDeaths);
   const accusations = runs.map((r) => r.tally.falsePositives.accusationsByHealthy);
@@ -723,25 +720,20 @@ async function runLifeguard(
     meanMs: s.meanMs,
     timersFirst: s.timersFirst,
   }));
-  const seeds = Array.from({ length: s.seeds }, (_, i) => 1 + i);
+  const seeds = seedsUpTo(s.seeds);
   const modes = await Promise.all(
     LIFEGUARD_MODES.map(async (m): Promise<LifeguardModeResult | undefined> => {
-      const maybe = await Promise.all(
-        seeds.map((seed) =>
-          pool.run({
-            nodes: s.nodes,
-            seconds,
-            seed,
-            config: m.config,
-            slowCpus,
-            ...(m.freezeGuard === undefined ? {} : { freezeGuard: m.freezeGuard }),
-            ...(m.deathWatch === undefined ? {} : { deathWatch: m.deathWatch }),
-          }),
-        ),
-      );
+      const runs = await runSeeds(pool, seeds, (seed) => ({
+        nodes: s.nodes,
+        seconds,
+        seed,
+        config: m.config,
+        slowCpus,
+        ...(m.freezeGuard === undefined ? {} : { freezeGuard: m.freezeGuard }),
+        ...(m.deathWatch === undefined ? {} : { deathWatch: m.deathWatch }),
+      }));
       tick(`${s.key}, ${m.short}`);
-      if (maybe.some((r) => r === undefined)) return undefined;
-      const runs = maybe as RunRecord[];
+      if (runs === undefined) return undefined;
       return {
         mode: m.key,
         label: m.label,
@@ -796,14 +788,6 @@ function sweepTable(points: readonly PointResult[]): string {
     formatSpread(p.msgsPerNodePerSec, 1, 2),
   ]);
   return markdownTable(header, rows);
-}
-
-function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [
-    `| ${header.join(' | ')} |`,
-    `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
 }
 
 function lifeguardTable(r: LifeguardSummary): string {
@@ -1027,16 +1011,6 @@ interface Output {
   readonly durationMs: number;
   /** Where the per-seed records are. */
   readonly runsFile: string;
-}
-
-function sourceState(): { commit: string; changedSrcFiles: number } {
-  const git = (...args: string[]): string =>
-    spawnSync('git', args, { cwd: new URL('..', import.meta.url), encoding: 'utf8' }).stdout?.trim() ?? '';
-  const changed = git('status', '--porcelain', '--', 'src');
-  return {
-    commit: git('rev-parse', '--short', 'HEAD') || 'unknown',
-    changedSrcFiles: changed === '' ? 0 : changed.split('\n').length,
-  };
 }
 
 function markdown(o: Output, chartFile: (chart: string) => string | undefined): string {

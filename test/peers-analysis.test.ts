@@ -12,7 +12,6 @@ import {
   formatRatio,
   formatSpread,
   type MemberCost,
-  markdownTable,
   ratio,
   spread,
   summarizeCost,
@@ -21,6 +20,7 @@ import {
 } from '../bench/peers/analysis.js';
 import type { PeerEvent } from '../bench/peers/events.js';
 import { counterDelta, parseNftCounters } from '../bench/peers/nft.js';
+import { markdownTable } from '../bench/support/markdown-table.js';
 
 function ev(
   atMs: number,

@@ -1,8 +1,8 @@
 /**
  * The numbers `bench/peers/run.ts` reports, computed from the events of one system (bench/peers/events.ts)
  * and the faults the bench injected: detection of a killed member, false positives about a paused one,
- * medians over repetitions and ratios between systems, and the markdown and text tables. Pure: data in,
- * data out, no clock and no I/O, so that the tests can feed it made-up runs.
+ * medians over repetitions and ratios between systems, and the cells of its tables. Pure: data in, data
+ * out, no clock and no I/O, so that the tests can feed it made-up runs.
  */
 import type { PeerEvent, SystemName } from './events.js';
 
@@ -334,10 +334,4 @@ export function comparisonCells(
       : []),
   ]);
   return { header, cells };
-}
-
-/** A markdown table. */
-export function markdownTable(header: readonly string[], cells: readonly (readonly string[])[]): string {
-  const line = (xs: readonly string[]): string => `| ${xs.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...cells.map(line)].join('\n');
 }

@@ -23,6 +23,7 @@ import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import { sleep } from '../support/report.js';
 import { convergedView, type PeerEvent, parserFor, type SystemName } from './events.js';
 import { childrenOf } from './proc.js';
 
@@ -190,10 +191,6 @@ export class Member {
       socket.on('close', () => resolve(false));
     });
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Whether `port` on 127.0.0.1 is free for TCP and for UDP right now. */

@@ -60,6 +60,26 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * An event line of a JSON-speaking agent (`fdkit agent`, the memberlist agent) named `observer`:
+ * undefined for other agents' lines, event kinds outside `kinds` (`update`), and anything that is not an
+ * event line. `raisedBy` tells which of its suspicions the agent raised itself.
+ */
+function parseJsonEvent(
+  text: string,
+  observer: string,
+  kinds: ReadonlySet<string>,
+  raisedBy: (cause: string) => boolean,
+): ParsedEvent | undefined {
+  const o = parseJson(text);
+  if (o === undefined || o.node !== observer) return undefined;
+  const { event, member, cause } = o;
+  if (typeof event !== 'string' || !kinds.has(event)) return undefined;
+  if (typeof member !== 'string' || member === '' || typeof cause !== 'string') return undefined;
+  const kind = event as PeerEventKind;
+  return { observer, kind, member, raised: kind === 'suspect' && raisedBy(cause), cause };
+}
+
 const FDKIT_KINDS: ReadonlySet<string> = new Set(['alive', 'suspect', 'dead', 'left']);
 const FDKIT_RAISED_CAUSES: ReadonlySet<string> = new Set(['probe-failed', 'connection-refused']);
 
@@ -68,13 +88,7 @@ const FDKIT_RAISED_CAUSES: ReadonlySet<string> = new Set(['probe-failed', 'conne
  * not an event line of that agent.
  */
 export function parseFdkitLine(text: string, observer: string): ParsedEvent | undefined {
-  const o = parseJson(text);
-  if (o === undefined || o.node !== observer) return undefined;
-  const { event, member, cause } = o;
-  if (typeof event !== 'string' || !FDKIT_KINDS.has(event)) return undefined;
-  if (typeof member !== 'string' || member === '' || typeof cause !== 'string') return undefined;
-  const kind = event as PeerEventKind;
-  return { observer, kind, member, raised: kind === 'suspect' && FDKIT_RAISED_CAUSES.has(cause), cause };
+  return parseJsonEvent(text, observer, FDKIT_KINDS, (cause) => FDKIT_RAISED_CAUSES.has(cause));
 }
 
 const MEMBERLIST_KINDS: ReadonlySet<string> = new Set(['alive', 'suspect', 'dead', 'left', 'refute']);
@@ -84,13 +98,8 @@ const MEMBERLIST_KINDS: ReadonlySet<string> = new Set(['alive', 'suspect', 'dead
  * command answers and anything else.
  */
 export function parseMemberlistLine(text: string, observer: string): ParsedEvent | undefined {
-  const o = parseJson(text);
-  if (o === undefined || o.node !== observer) return undefined;
-  const { event, member, cause } = o;
-  if (typeof event !== 'string' || !MEMBERLIST_KINDS.has(event)) return undefined;
-  if (typeof member !== 'string' || member === '' || typeof cause !== 'string') return undefined;
-  const kind = event as PeerEventKind;
-  return { observer, kind, member, raised: kind === 'suspect', cause };
+  // Its only suspect line is the one its own failed probe writes.
+  return parseJsonEvent(text, observer, MEMBERLIST_KINDS, () => true);
 }
 
 const SERF_MEMBER = /\bserf: EventMember(Join|Failed|Leave): (\S+)/;

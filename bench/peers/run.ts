@@ -44,7 +44,18 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDist, sourceState } from '../support/dist.js';
-import { formatTable, machine, parseFlags, progress, round, toJson, writeResult } from '../support/report.js';
+import { markdownTable } from '../support/markdown-table.js';
+import {
+  formatTable,
+  machine,
+  parseFlags,
+  progress,
+  round,
+  sleep,
+  toJson,
+  usageError,
+  writeResult,
+} from '../support/report.js';
 import {
   analyzeKill,
   type CostSummary,
@@ -53,14 +64,20 @@ import {
   type FaultSummary,
   formatSpread,
   type MemberCost,
-  markdownTable,
   type Row,
   ratio,
   spread,
   summarizeCost,
   summarizeFaults,
 } from './analysis.js';
-import { Cluster, killEveryMember, type Launch, PortPool, sleep, watchUnexpectedExits } from './cluster.js';
+import {
+  Cluster,
+  killEveryMember,
+  type Launch,
+  type Member,
+  PortPool,
+  watchUnexpectedExits,
+} from './cluster.js';
 import { SYSTEMS, type SystemName } from './events.js';
 import { counterDelta, NftCounters, type PortCounters } from './nft.js';
 import { cpuPercent, type ProcSample, readProc, threadTimeLost } from './proc.js';
@@ -134,10 +151,7 @@ function settings(argv: readonly string[]): Settings {
     write: f['no-write'] !== true,
     json: f.json === true,
   };
-  const fail = (m: string): never => {
-    process.stderr.write(`${m}\n${USAGE}\n`);
-    process.exit(2);
-  };
+  const fail = (m: string): never => usageError(m, USAGE);
   for (const x of systems) if (!(SYSTEMS as readonly string[]).includes(x)) fail(`--systems: unknown ${x}`);
   if (s.systems.length === 0) fail('--systems: name at least one of fdkit, serf, memberlist');
   if (!Number.isInteger(s.members) || s.members < 3 || s.members > 50) fail('--members: 3 to 50');
@@ -283,9 +297,10 @@ async function runFaults(s: Settings, launch: Launch, ports: PortPool): Promise<
     steady = await measure(clusters, s.steadyS);
     for (const c of clusters) faults.get(c.system)!.push(quiet(c, steadyAt, performance.now(), []));
 
+    const log: FaultLog = { clusters, faults, gone };
     for (let r = 0; r < s.reps; r++) {
-      await killOne(s, r, clusters, faults, gone);
-      await pauseOne(s, r, clusters, faults, gone);
+      await killOne(s, r, log);
+      await pauseOne(s, r, log);
     }
   } finally {
     for (const c of clusters) c.stop();
@@ -295,42 +310,55 @@ async function runFaults(s: Settings, launch: Launch, ports: PortPool): Promise<
   return { steady, faults: Object.fromEntries(faults), summaries };
 }
 
+/** The clusters of a fault run, and per system the faults injected so far and the members they killed. */
+interface FaultLog {
+  readonly clusters: readonly Cluster[];
+  readonly faults: Map<SystemName, Fault[]>;
+  readonly gone: Map<SystemName, string[]>;
+}
+
 /**
- * SIGKILL of the member at the same position in every system, at the same moment; waits until every
- * survivor of every system holds it dead (bounded), then starts a replacement in each.
+ * The member at `index` among the running ones of every system, and a record of each system's fault on
+ * it over a window: the others as survivors, the earlier victims as gone.
  */
-async function killOne(
-  s: Settings,
-  r: number,
-  clusters: readonly Cluster[],
-  faults: Map<SystemName, Fault[]>,
-  gone: Map<SystemName, string[]>,
-): Promise<void> {
-  // The oldest member but the first (the first is the one paused).
-  const index = 1;
+function target(
+  { clusters, gone }: FaultLog,
+  index: number,
+): { victims: Member[]; window: (kind: 'kill' | 'pause', atMs: number, endMs: number) => Fault[] } {
   const victims = clusters.map((c) => c.running()[index]!);
   const survivors = clusters.map((c, i) => c.running().filter((m) => m !== victims[i]));
-  const atMs = performance.now();
-  for (const v of victims) {
-    v.killed = true;
-    v.signal('SIGKILL');
-  }
-  const window = (endMs: number): Fault[] =>
+  const window = (kind: 'kill' | 'pause', atMs: number, endMs: number): Fault[] =>
     clusters.map((c, i) => ({
-      kind: 'kill',
+      kind,
       victim: victims[i]!.name,
       atMs,
       endMs,
       survivors: survivors[i]!.map((m) => m.name),
       gone: [...gone.get(c.system)!],
     }));
-  const open = window(Number.POSITIVE_INFINITY);
+  return { victims, window };
+}
+
+/**
+ * SIGKILL of the member at the same position in every system, at the same moment; waits until every
+ * survivor of every system holds it dead (bounded), then starts a replacement in each.
+ */
+async function killOne(s: Settings, r: number, log: FaultLog): Promise<void> {
+  const { clusters } = log;
+  // The oldest member but the first (the first is the one paused).
+  const { victims, window } = target(log, 1);
+  const atMs = performance.now();
+  for (const v of victims) {
+    v.killed = true;
+    v.signal('SIGKILL');
+  }
+  const open = window('kill', atMs, Number.POSITIVE_INFINITY);
   const known = await waitFor(
     () => open.every((f, i) => analyzeKill(clusters[i]!.events, f).allKnowMs !== null),
     s.killWaitS * 1000,
   );
   await sleep(LATE_EVENTS_MS);
-  const closed = window(performance.now());
+  const closed = window('kill', atMs, performance.now());
   const said = clusters.map((c, i) => {
     const k = analyzeKill(c.events, closed[i]!);
     const all =
@@ -341,8 +369,8 @@ async function killOne(
     `rep ${r + 1}/${s.reps}: SIGKILL ${victims[0]!.name}: all survivors know: ${said.join(', ')}${known ? '' : ` (gave up after ${s.killWaitS} s)`}`,
   );
   clusters.forEach((c, i) => {
-    faults.get(c.system)!.push(closed[i]!);
-    gone.get(c.system)!.push(victims[i]!.name);
+    log.faults.get(c.system)!.push(closed[i]!);
+    log.gone.get(c.system)!.push(victims[i]!.name);
   });
   // A replacement, so that the next faults meet a cluster of the same size.
   await Promise.all(clusters.map((c) => c.add(c.running()[0])));
@@ -350,34 +378,20 @@ async function killOne(
 }
 
 /** SIGSTOP of another position in every system, SIGCONT after `pauseS`, then a settle time. */
-async function pauseOne(
-  s: Settings,
-  r: number,
-  clusters: readonly Cluster[],
-  faults: Map<SystemName, Fault[]>,
-  gone: Map<SystemName, string[]>,
-): Promise<void> {
+async function pauseOne(s: Settings, r: number, log: FaultLog): Promise<void> {
+  const { clusters } = log;
   // Always the first member, never killed.
-  const index = 0;
-  const paused = clusters.map((c) => c.running()[index]!);
-  const others = clusters.map((c, i) => c.running().filter((m) => m !== paused[i]));
+  const { victims: paused, window } = target(log, 0);
   const atMs = performance.now();
   for (const p of paused) p.signal('SIGSTOP');
   await sleep(s.pauseS * 1000);
   for (const p of paused) p.signal('SIGCONT');
   await sleep(s.settleS * 1000);
   await converge(clusters, `rep ${r + 1}: after the pause`);
-  const endMs = performance.now();
+  const closed = window('pause', atMs, performance.now());
   const said = clusters.map((c, i) => {
-    const f: Fault = {
-      kind: 'pause',
-      victim: paused[i]!.name,
-      atMs,
-      endMs,
-      survivors: others[i]!.map((m) => m.name),
-      gone: [...gone.get(c.system)!],
-    };
-    faults.get(c.system)!.push(f);
+    const f = closed[i]!;
+    log.faults.get(c.system)!.push(f);
     const p = summarizeFaults(c.events, [f]);
     return `${c.system} ${p.falseSuspicionsRaised}/${p.falseDeaths}`;
   });

@@ -1,7 +1,7 @@
 /**
- * Helpers shared by the loopback benches (`bench/node-throughput.ts`, `bench/cluster-load.ts`): order
- * statistics, the Biome-shaped JSON the other benches write, atomic result files, progress on stderr
- * and plain-text tables on stdout.
+ * Helpers shared by the benches: order statistics, the Biome-shaped JSON they write, atomic result files
+ * and the end of a run that writes one, progress on stderr, plain-text tables on stdout, and their
+ * command lines.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -75,6 +75,26 @@ export function writeResult(name: string, text: string): string {
   return file;
 }
 
+/** What a quick run's table ends with. */
+const QUICK_NOTE = 'quick smoke run: rough numbers; run without --quick to measure\n';
+
+/**
+ * The end of a bench run: writes `report` to `bench/results/<file>` as JSON and says where on stderr,
+ * then prints `out.table` on stdout, or the JSON itself with `out.json`; a quick run's table ends with a
+ * note that its numbers are rough.
+ */
+export function publish(
+  file: string,
+  report: unknown,
+  durationMs: number,
+  out: { readonly json: boolean; readonly quick: boolean; readonly table: string },
+): void {
+  const json = `${toJson(report)}\n`;
+  const path = writeResult(file, json);
+  progress(`done in ${(durationMs / 1000).toFixed(1)} s; results in ${path}`);
+  process.stdout.write(out.json ? json : `${out.table}\n${out.quick ? QUICK_NOTE : ''}`);
+}
+
 /**
  * A plain-text table: a header, a rule, rows; columns listed in `left` are left-aligned, the others
  * right-aligned (numbers).
@@ -98,6 +118,12 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Says what is wrong with the command line, and the usage, on stderr; exits with status 2. */
+export function usageError(message: string, usage: string): never {
+  process.stderr.write(`${message}\n${usage}\n`);
+  process.exit(2);
+}
+
 /** Parses `--name value` and `--flag` arguments against a list of known options; exits 2 on a mistake. */
 export function parseFlags(
   argv: readonly string[],
@@ -105,10 +131,7 @@ export function parseFlags(
   known: Readonly<Record<string, 'number' | 'boolean' | 'string'>>,
 ): Record<string, number | boolean | string> {
   const out: Record<string, number | boolean | string> = {};
-  const fail = (message: string): never => {
-    process.stderr.write(`${message}\n${usage}\n`);
-    process.exit(2);
-  };
+  const fail = (message: string): never => usageError(message, usage);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {

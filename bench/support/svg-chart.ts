@@ -168,13 +168,47 @@ function legend(
   return { svg, height: y - top + 18 };
 }
 
-function axisLabels(frame: Frame, xLabel: string, yLabel: string, note: string | undefined): string[] {
+/** Where `v` falls from `lo` (0) to `hi` (1), on a linear or a logarithmic scale. */
+function position(v: number, lo: number, hi: number, log: boolean): number {
+  return log
+    ? (Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo) || 1)
+    : (v - lo) / (hi - lo || 1);
+}
+
+/** Horizontal grid lines at `ticks` of the value axis, each with its label on the left. */
+function yGrid(
+  frame: Frame,
+  ticks: readonly number[],
+  fy: (v: number) => number,
+  format: (v: number) => string,
+): string[] {
+  return ticks.flatMap((t) => {
+    const y = fy(t).toFixed(1);
+    return [
+      `<line class="y-grid" x1="${frame.left}" y1="${y}" x2="${frame.width - frame.right}" y2="${y}" stroke="#e3e3e3"/>`,
+      `<text class="y-tick" x="${frame.left - 6}" y="${y}" dy="4" text-anchor="end" fill="#444">${escapeXml(format(t))}</text>`,
+    ];
+  });
+}
+
+/** The axis labels (a bar chart's categories stand where an x label would) and the note. */
+function axisLabels(
+  frame: Frame,
+  xLabel: string | undefined,
+  yLabel: string,
+  note: string | undefined,
+): string[] {
   const { width, height, left, right, top, bottom } = frame;
   const midY = (top + height - bottom) / 2;
-  const out = [
-    `<text class="x-label" x="${(left + width - right) / 2}" y="${height - bottom + 38}" text-anchor="middle" fill="#222">${escapeXml(xLabel)}</text>`,
+  const out: string[] = [];
+  if (xLabel !== undefined) {
+    out.push(
+      `<text class="x-label" x="${(left + width - right) / 2}" y="${height - bottom + 38}" text-anchor="middle" fill="#222">${escapeXml(xLabel)}</text>`,
+    );
+  }
+  out.push(
     `<text class="y-label" x="16" y="${midY}" text-anchor="middle" transform="rotate(-90 16 ${midY})" fill="#222">${escapeXml(yLabel)}</text>`,
-  ];
+  );
   if (note !== undefined) {
     out.push(
       `<text class="note" x="${left}" y="${height - 10}" font-size="10.5" fill="#555">${escapeXml(note)}</text>`,
@@ -225,31 +259,14 @@ export function lineChart(o: LineChartOptions): string {
   const yMin = yTicks[0]!;
   const yMax = yTicks[yTicks.length - 1]!;
 
-  const fx = (x: number): number => {
-    const t = logX
-      ? (Math.log10(x) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin) || 1)
-      : (x - xMin) / (xMax - xMin || 1);
-    return frame.left + t * plotW;
-  };
-  const fy = (y: number): number => {
-    const t = logY
-      ? (Math.log10(y) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin) || 1)
-      : (y - yMin) / (yMax - yMin || 1);
-    return frame.top + plotH - t * plotH;
-  };
+  const fx = (x: number): number => frame.left + position(x, xMin, xMax, logX) * plotW;
+  const fy = (y: number): number => frame.top + plotH - position(y, yMin, yMax, logY) * plotH;
   const formatX = o.formatX ?? formatNumber;
   const formatY = o.formatY ?? formatNumber;
 
   const svg = open(frame, o.title);
   svg.push(...leg.svg);
-  svg.push('<g class="grid">');
-  for (const t of yTicks) {
-    const y = fy(t).toFixed(1);
-    svg.push(
-      `<line class="y-grid" x1="${frame.left}" y1="${y}" x2="${width - frame.right}" y2="${y}" stroke="#e3e3e3"/>`,
-      `<text class="y-tick" x="${frame.left - 6}" y="${y}" dy="4" text-anchor="end" fill="#444">${escapeXml(formatY(t))}</text>`,
-    );
-  }
+  svg.push('<g class="grid">', ...yGrid(frame, yTicks, fy, formatY));
   for (const t of xTicks) {
     const x = fx(t).toFixed(1);
     svg.push(
@@ -338,25 +355,13 @@ export function barChart(o: BarChartOptions): string {
     : linearTicks(Math.min(0, ...values), Math.max(1, ...values));
   const lo = ticks[0]!;
   const hi = ticks[ticks.length - 1]!;
-  const fy = (v: number): number => {
-    const t = logY
-      ? (Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo) || 1)
-      : (v - lo) / (hi - lo);
-    return frame.top + plotH - t * plotH;
-  };
+  // Ticks always span a range (hi > lo), so the scale never divides by zero.
+  const fy = (v: number): number => frame.top + plotH - position(v, lo, hi, logY) * plotH;
   const base = logY ? frame.top + plotH : fy(0);
   const formatValue = o.formatValue ?? formatNumber;
 
   const svg = open(frame, o.title);
-  svg.push(...leg.svg, '<g class="grid">');
-  for (const t of ticks) {
-    const y = fy(t).toFixed(1);
-    svg.push(
-      `<line class="y-grid" x1="${frame.left}" y1="${y}" x2="${width - frame.right}" y2="${y}" stroke="#e3e3e3"/>`,
-      `<text class="y-tick" x="${frame.left - 6}" y="${y}" dy="4" text-anchor="end" fill="#444">${escapeXml(formatNumber(t))}</text>`,
-    );
-  }
-  svg.push('</g>');
+  svg.push(...leg.svg, '<g class="grid">', ...yGrid(frame, ticks, fy, formatNumber), '</g>');
   const n = Math.max(1, o.series.length);
   const barWidth = Math.min(56, (groupWidth * 0.8) / n);
   o.categories.forEach((category, c) => {
@@ -390,15 +395,6 @@ export function barChart(o: BarChartOptions): string {
   svg.push(
     `<line class="baseline" x1="${frame.left}" y1="${base.toFixed(1)}" x2="${width - frame.right}" y2="${base.toFixed(1)}" stroke="#888"/>`,
   );
-  const midY = (frame.top + height - frame.bottom) / 2;
-  svg.push(
-    `<text class="y-label" x="16" y="${midY}" text-anchor="middle" transform="rotate(-90 16 ${midY})" fill="#222">${escapeXml(o.yLabel)}</text>`,
-  );
-  if (o.note !== undefined) {
-    svg.push(
-      `<text class="note" x="${frame.left}" y="${height - 10}" font-size="10.5" fill="#555">${escapeXml(o.note)}</text>`,
-    );
-  }
-  svg.push('</svg>');
+  svg.push(...axisLabels(frame, undefined, o.yLabel, o.note), '</svg>');
   return `${svg.join('\n')}\n`;
 }
