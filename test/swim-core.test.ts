@@ -64,6 +64,8 @@ class Net {
   /** Members killed on a live host: their port refuses connections, and their watches closed. */
   readonly killed = new Set<string>();
   private readonly watchers = new Map<string, Set<{ onEnd: (reason: WatchEnd) => void; live: boolean }>>();
+  /** Every watch opened, by watcher name and watched address. */
+  readonly watchesOpened: Array<{ from: string; to: string }> = [];
 
   /** @param kernel - give members `probeConnect` and `watch`, modelled on what a host's kernel does */
   constructor(
@@ -86,7 +88,7 @@ class Net {
     }
   }
 
-  private kernelEnvironment(): Pick<SwimEnvironment, 'probeConnect' | 'watch'> {
+  private kernelEnvironment(name: string): Pick<SwimEnvironment, 'probeConnect' | 'watch'> {
     const refused = (to: string) => {
       const target = this.byAddress.get(to);
       return target === undefined || this.killed.has(target.name);
@@ -96,6 +98,7 @@ class Net {
         this.clock.setTimer(1, () => done(refused(to) ? 'refused' : 'accepted'));
       },
       watch: (to, onEnd) => {
+        this.watchesOpened.push({ from: name, to });
         const entry = { onEnd, live: true };
         this.clock.setTimer(1, () => {
           if (!entry.live) return;
@@ -149,7 +152,7 @@ class Net {
         this.clock.setTimer(1, () => this.byAddress.get(to)?.core.handleStream(address, message));
       },
       emit: (event) => events.push(event),
-      ...(this.kernel ? this.kernelEnvironment() : {}),
+      ...(this.kernel ? this.kernelEnvironment(name) : {}),
     };
     const core = new SwimCore({ name, address, ...options }, env);
     const member: Member = { name, address, core, events };
@@ -816,11 +819,20 @@ describe('SwimCore: the death watch', () => {
       ['n1', 'n5'],
       ['n1', 'n2'],
     ]);
-    for (const m of members) expect(m.core.counters.watchesOpened, m.name).toBe(2);
-    // Nothing closes while nothing dies, however long it runs.
+    // A member learns the others one state exchange or gossip at a time, and its watches follow its
+    // successors as they change; none is opened twice.
+    for (const m of members) {
+      const to = net.watchesOpened.filter((w) => w.from === m.name).map((w) => w.to);
+      expect(new Set(to).size, m.name).toBe(to.length);
+      expect(m.core.counters.watchesOpened, m.name).toBe(to.length);
+    }
+    // Nothing opens or closes while nothing changes, however long it runs.
+    const opened = members.map((m) => m.core.counters.watchesOpened);
     net.run(30_000);
-    for (const m of members)
-      expect(m.core.counters.watchesOpened + m.core.counters.watchesClosed, m.name).toBe(2);
+    members.forEach((m, i) => {
+      expect(m.core.counters.watchesOpened, m.name).toBe(opened[i]);
+      expect(m.core.counters.watchesClosed, m.name).toBe(0);
+    });
     // Without a kernel to ask, there is no death watch.
     const plain = new Net(31);
     plain.form(['a', 'b']);
@@ -857,6 +869,82 @@ describe('SwimCore: the death watch', () => {
     expect(watchedBy(net, 'n1')).toEqual(['n2', 'n4']);
     expect(watchedBy(net, 'n2')).toEqual(['n4', 'n5']);
     checkEvents(net);
+  });
+
+  // The ring follows membership changes as soon as the packet or state exchange that brought them is
+  // handled, not at the next probe period: a member killed in that period would otherwise be watched by
+  // nobody and wait for a probe.
+  it('a member that joins is watched from the moment its predecessors hear of it: killed then, it is suspected at once', () => {
+    const { net } = formed(34);
+    // On the ring of names n1 n2 n3 n35 n4 n5, its predecessors are n3 and n2.
+    const joiner = net.add('n35');
+    joiner.core.start();
+    joiner.core.join([addressOf('n1')]);
+    const predecessors = ['n2', 'n3'].map((name) => net.get(name));
+    const heard = net.runUntil(
+      () => predecessors.some((p) => p.core.stateOf('n35') === 'alive'),
+      lan.probeIntervalMs,
+    );
+    net.kill('n35');
+    const suspected = net.runUntil(
+      () => predecessors.some((p) => p.core.stateOf('n35') === 'suspect'),
+      lan.probeIntervalMs,
+    );
+    expect(suspected - heard).toBeLessThanOrEqual(3);
+    const accuser = predecessors.find((p) => p.core.stateOf('n35') === 'suspect')!;
+    expect(memberEvents(accuser, 'n35').at(-1)).toMatchObject({
+      type: 'suspect',
+      cause: 'connection-refused',
+    });
+  });
+
+  it('the ring closes over a dead member as soon as it is declared dead, and takes a member back as soon as it returns', () => {
+    const { net } = formed(35);
+    const n1 = net.get('n1');
+    net.kill('n3');
+    net.runUntil(() => n1.core.stateOf('n3') === 'dead', 10_000);
+    net.run(0);
+    expect(watchedBy(net, 'n1')).toEqual(['n2', 'n4']);
+    const back = net.add('n3');
+    back.core.start();
+    back.core.join([addressOf('n1')]);
+    net.killed.delete('n3');
+    net.runUntil(() => n1.core.stateOf('n3') === 'alive', lan.probeIntervalMs);
+    net.run(0);
+    expect(watchedBy(net, 'n1')).toEqual(['n2', 'n3']);
+  });
+
+  it('a member that moved to another address is watched there, although no event tells of the move', () => {
+    const { net } = formed(36);
+    const n1 = net.get('n1');
+    const info = n1.core.members().find((m) => m.name === 'n2')!;
+    const opened = n1.core.counters.watchesOpened;
+    const moved = 'n2-moved.test:7946';
+    n1.core.applyAlive({
+      kind: 'alive',
+      name: 'n2',
+      address: moved,
+      incarnation: info.incarnation + 1,
+      meta: info.meta,
+    });
+    expect(memberEvents(n1, 'n2')).toHaveLength(1); // its join only
+    net.run(0);
+    expect(n1.core.counters.watchesOpened).toBe(opened + 1);
+    expect(net.watchesOpened.filter((w) => w.to === moved).map((w) => w.from)).toEqual(['n1']);
+  });
+
+  it('costs no timer while the membership does not change', () => {
+    // The same cluster with and without the death watch runs the same timers once formed.
+    const timersRun = (kernel: boolean): number => {
+      const net = new Net(37, kernel);
+      const members = net.form(NAMES5);
+      net.runUntil(() => allAlive(members), CONVERGE_MS);
+      net.run(2000);
+      let count = 0;
+      net.run(30_000, () => count++);
+      return count;
+    };
+    expect(timersRun(true)).toBe(timersRun(false));
   });
 
   it('a member cut off (no packets, connections left open) is not convicted by the watch; it comes back alive', () => {

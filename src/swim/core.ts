@@ -703,7 +703,12 @@ export class SwimCore {
     const metaChanged = !sameBytes(this.table.metadataOf(id) ?? EMPTY, a.meta);
     this.table.set(id, ALIVE, a.incarnation, now);
     this.table.setMetadata(id, a.meta);
-    if (this.directory.addressOf(id) !== a.address) this.directory.setAddress(id, a.address);
+    if (this.directory.addressOf(id) !== a.address) {
+      this.directory.setAddress(id, a.address);
+      // No event tells of a new address when the metadata stayed the same, and a watch on the old one
+      // would watch nothing from now on.
+      this.deathWatch?.changed();
+    }
     this.order.add(id, this.env.random);
     this.enqueue(a, id);
     if (current === ALIVE) {
@@ -1046,7 +1051,9 @@ export class SwimCore {
     suspicion?: Suspicion,
     accuser?: string,
   ): void {
-    this.deathWatch?.changed();
+    // The ring of the death watch holds the live members: a suspicion, its refutation or new metadata
+    // leave it as it was.
+    if (isLive(type) !== isLive(previous)) this.deathWatch?.changed();
     const who = accuser ?? suspicion?.accuser;
     const event: MemberEvent = {
       type,
@@ -1098,4 +1105,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Whether a member is alive or suspect in this state, or after this event (`update`: new metadata). */
+function isLive(state: MemberEvent['type'] | MemberEvent['previous']): boolean {
+  return state === 'alive' || state === 'suspect' || state === 'update';
 }

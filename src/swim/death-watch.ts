@@ -13,9 +13,15 @@
  * crashed host or a partition closes none; those are left to the probes. A watch that could not be
  * opened proves nothing either, and is tried again later with a doubling back-off.
  *
- * The ring is recomputed, in one pass over the members, on the first probe period after a membership
- * change; a member's watches then change only where its successors did.
+ * The ring is recomputed, in one pass over the members, as soon as the work that changed the membership
+ * is done: a member that joins or comes back is watched from the moment its predecessors hear of it, and
+ * the ring closes over a member that died or left at once. Waiting for the next probe period left a new
+ * member watched by nobody for up to a period, and a kill in that period waited for a probe. A timer of
+ * no delay gathers the changes of one packet or state exchange (a join brings every member at once) into
+ * one pass, and nothing runs while the membership does not change. A member's watches then change only
+ * where its successors did.
  */
+import type { Timer } from '../runtime/clock.js';
 import type { SwimCore } from './core.js';
 import type { Watch, WatchEnd } from './environment.js';
 
@@ -36,7 +42,13 @@ interface Watched {
 export class DeathWatch {
   private readonly watched = new Map<number, Watched>();
   private readonly successors: number[] = [];
-  private dirty = true;
+  /** The pass that follows the membership changes so far, pending. */
+  private followTimer: Timer | undefined;
+  private readonly onChanged = (): void => {
+    this.followTimer = undefined;
+    // A connection attempt that was under way when the member stopped can still report a refusal.
+    if (this.core.isRunning) this.follow(this.ringSuccessors());
+  };
 
   constructor(
     private readonly core: SwimCore,
@@ -48,17 +60,13 @@ export class DeathWatch {
     return [...this.watched.keys()];
   }
 
-  /** A member's state or address changed: the ring is recomputed on the next tick. */
+  /** A member's state or address changed: the ring is recomputed once the current work is done. */
   changed(): void {
-    this.dirty = true;
+    this.followTimer ??= this.core.env.clock.setTimer(0, this.onChanged);
   }
 
-  /** Once a probe period: follows membership changes, and reopens watches whose back-off ran out. */
+  /** Once a probe period: reopens watches whose back-off ran out. */
   tick(): void {
-    if (this.dirty) {
-      this.dirty = false;
-      this.follow(this.ringSuccessors());
-    }
     const now = this.core.now();
     for (const w of this.watched.values()) {
       if (w.handle === undefined && now >= w.retryAtMs) this.openWatch(w);
@@ -66,6 +74,8 @@ export class DeathWatch {
   }
 
   stop(): void {
+    this.followTimer?.cancel();
+    this.followTimer = undefined;
     for (const w of this.watched.values()) w.handle?.cancel();
     this.watched.clear();
   }
