@@ -416,6 +416,38 @@ describe('convergence after a partition heals', () => {
     });
   });
 
+  // Long enough that each side held the other dead for longer than gossipToTheDeadMs, where memberlist's
+  // rule would let an alive at the incarnation of a death override it. Here no alive does: each member
+  // held dead hears of it (a state exchange, the notice sent when a peer holds it alive) and refutes, and
+  // the heal converges within the same bound. One member alone, and a third of the cluster.
+  it.each([
+    [20, 1, 6],
+    [20, 7, 6],
+    [100, 33, 3],
+  ])(
+    'n = %i, %i cut off for longer than gossipToTheDeadMs: all views agree within the bound, by refutation',
+    (n, cut, count) => {
+      const timing = expectedTiming(lan, n);
+      const durationMs = timing.worstCaseAllKnowMs + lan.gossipToTheDeadMs + 10_000;
+      const bound = healBoundMs(n);
+      forSeeds(seeds(6600 + n + cut, count), (seed) => {
+        const side = Array.from({ length: cut }, (_, i) => (seed * 7 + i * 3) % (n - 1));
+        const { sim, report } = simulate({
+          nodes: n,
+          seconds: secondsFor(5000 + durationMs + bound + 2000),
+          seed,
+          faults: { partitions: [{ atMs: 5000, durationMs, side }] },
+        });
+        const agree = report.convergence.agreeAfterMs;
+        if (agree === null || agree > bound) return `agreed after ${agree} ms, bound ${bound} ms`;
+        const unrefuted = side.filter((m) => sim.processes[m]!.core!.counters.refutations === 0);
+        return unrefuted.length === 0
+          ? undefined
+          : `members ${unrefuted.join(', ')} came back without refuting`;
+      });
+    },
+  );
+
   it('also heals a one-way partition', () => {
     const n = 20;
     const bound = healBoundMs(n);
@@ -480,6 +512,114 @@ describe('restart under the same name', () => {
     expect(late, `${late} of ${observed} observers later than ${bound} ms`).toBeLessThanOrEqual(
       observed / 100,
     );
+  });
+});
+
+describe('tombstones: an alive at the incarnation of a death never overrides it', () => {
+  // Member 2 freezes just before member 1's host goes down, and wakes after every other member has held
+  // member 1 dead for longer than gossipToTheDeadMs. It still holds member 1 alive at the incarnation it
+  // died at, and its first state exchanges say so. Under memberlist's rule (a death older than
+  // gossipToTheDead yields to an alive at its incarnation) that revived member 1 in every seed.
+  const n = 20;
+  const crashAtMs = 5000;
+  const pauseMs = crashAtMs + expectedTiming(lan, n).worstCaseAllKnowMs + lan.gossipToTheDeadMs + 10_000;
+  const laggard = (seed: number, config?: SimulationOptions['config']): Run =>
+    simulate({
+      nodes: n,
+      seconds: secondsFor(pauseMs + 60_000),
+      seed,
+      lateJoiner: false,
+      ...(config === undefined ? {} : { config }),
+      faults: {
+        crashes: [{ member: 1, atMs: crashAtMs }],
+        pauses: [{ member: 2, atMs: crashAtMs - 1000, durationMs: pauseMs }],
+      },
+    });
+  const revivals = (events: Run['events']): string | undefined => {
+    const alive = events.filter((e) => e.event.member === simName(1) && e.event.type === 'alive');
+    if (alive.length === 0) return undefined;
+    const first = alive[0]!;
+    return `${alive.length} members held the crashed member alive again, first member ${first.observer} at ${first.event.atMs} ms (${first.event.cause})`;
+  };
+
+  it('a member that missed a death does not revive the dead member (n = 20, 10 seeds)', () => {
+    forSeeds(seeds(10_000, 10), (seed) => {
+      const { sim, events, report } = laggard(seed);
+      const revived = revivals(events);
+      if (revived !== undefined) return revived;
+      if (report.falsePositives.resurrections !== 0)
+        return `${report.falsePositives.resurrections} resurrections`;
+      // Not vacuous: the laggard woke up holding it alive, and learned of the death after.
+      const woke = events.some(
+        (e) => e.observer === 2 && e.event.member === simName(1) && e.event.type === 'dead',
+      );
+      if (!woke) return 'the laggard never learned of the death';
+      const holding = sim.liveMembers().filter((o) => sim.viewOf(o, 1) !== 'dead');
+      return holding.length === 0
+        ? undefined
+        : `members ${holding.join(', ')} do not hold it dead at the end`;
+    });
+  });
+
+  it('nor once every other member has forgotten it: the forgotten life is still refused (n = 20, 10 seeds)', () => {
+    // Tombstones kept 20 s only: everyone but the laggard forgets member 1 long before the laggard wakes.
+    const reconnectTimeoutMs = 20_000;
+    forSeeds(seeds(10_100, 10), (seed) => {
+      const { sim, events, report } = laggard(seed, { reconnectTimeoutMs });
+      const revived = revivals(events);
+      if (revived !== undefined) return revived;
+      if (report.detection.missed !== 0) return 'the crash counts as missed';
+      if (report.convergence.agreeAfterMs === null) return 'views never agreed';
+      const others = sim.liveMembers().filter((o) => o !== 1 && o !== 2);
+      const remembering = others.filter((o) => sim.viewOf(o, 1) !== undefined);
+      if (remembering.length > 0)
+        return `members ${remembering.join(', ')} still know it (tombstone not forgotten)`;
+      const laggardView = sim.viewOf(2, 1);
+      return laggardView === 'alive' || laggardView === 'suspect'
+        ? `the laggard holds it ${laggardView}`
+        : undefined;
+    });
+  });
+
+  it('a member that restarted from incarnation 0 hears of its old death and refutes above it, tombstone kept or forgotten (n = 20, 6 seeds)', () => {
+    const restartAtMs = 60_000;
+    // The restart's join, the refutation it causes and the second exchange take a few stream round trips;
+    // a member that no gossip reached learns at its next push-pull.
+    const timing = expectedTiming(lan, n);
+    const bound = timing.pushPullIntervalMs + timing.disseminationMs;
+    forSeeds(seeds(10_200, 6), (seed) => {
+      for (const reconnectTimeoutMs of [lan.reconnectTimeoutMs, 10_000]) {
+        const where = `tombstones kept ${reconnectTimeoutMs} ms`;
+        const events: Run['events'] = [];
+        const sim = new Simulation({
+          nodes: n,
+          seconds: secondsFor(restartAtMs + bound + 5000),
+          seed,
+          lateJoiner: false,
+          config: { reconnectTimeoutMs },
+          faults: { crashes: [{ member: 1, atMs: crashAtMs, restartAtMs, restartIncarnation: 0 }] },
+          onEvent: (observer, event) => {
+            if (event.type !== 'message') events.push({ observer, event });
+          },
+        });
+        sim.advanceTo(restartAtMs - 1);
+        const others = sim.liveMembers().filter((o) => o !== 1);
+        const held = new Set(others.map((o) => sim.viewOf(o, 1)));
+        const expected = reconnectTimeoutMs === lan.reconnectTimeoutMs ? 'dead' : undefined;
+        if (held.size !== 1 || !held.has(expected))
+          return `${where}: held ${[...held].join(', ')} before the restart`;
+        sim.advanceTo(sim.durationMs);
+        const died = events.find((e) => e.event.member === simName(1) && e.event.type === 'dead')?.event;
+        const incarnation = sim.processes[1]!.core!.incarnation;
+        if (died === undefined || incarnation <= died.incarnation) {
+          return `${where}: incarnation ${incarnation}, not above its death at ${died?.incarnation}`;
+        }
+        const agree = sim.report().convergence.agreeAfterMs;
+        if (agree === null || agree > bound)
+          return `${where}: views agreed after ${agree} ms, bound ${bound} ms`;
+      }
+      return undefined;
+    });
   });
 });
 

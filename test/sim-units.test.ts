@@ -7,6 +7,7 @@ import { InvalidOptionError } from '../src/errors.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
 import { type FaultPlan, type FaultRequest, planFaults } from '../src/sim/faults.js';
+import { MetricsCollector } from '../src/sim/metrics.js';
 import { lanNetwork, type NetworkModel, SimNetwork } from '../src/sim/network.js';
 import { SimProcess, SOCKET_BUFFER_PACKETS } from '../src/sim/process.js';
 import { quantiles, type SimulationReport } from '../src/sim/report.js';
@@ -862,6 +863,43 @@ describe('a slow member in a simulation', () => {
   });
 });
 
+describe('MetricsCollector: resurrections', () => {
+  const event = (type: MemberEvent['type'], incarnation: number, atMs: number): MemberEvent => ({
+    type,
+    member: 'n1',
+    address: 'sim-1:7946',
+    incarnation,
+    previous: type === 'alive' ? 'dead' : 'alive',
+    atMs,
+    wallMs: atMs,
+    cause: type === 'alive' ? 'rejoined' : 'dead-gossip',
+    confirmations: 0,
+    localHealth: 0,
+  });
+
+  it('counts an alive from an observer that held the life that ended dead, and nothing else', () => {
+    let up = true;
+    const metrics = new MetricsCollector(4, {
+      isUp: (m) => m !== 1 || up,
+      lifeIncarnation: () => 3,
+      indexOf: (name) => Number(name.slice(1)),
+    });
+    metrics.record(0, event('alive', 3, 100)); // not crashed yet
+    up = false;
+    metrics.crashed(1, 1000, 5);
+    metrics.record(0, event('dead', 5, 2000));
+    metrics.record(0, event('alive', 5, 3000)); // held that life dead: a ghost
+    metrics.record(2, event('alive', 5, 3000)); // never held it dead: old news, not a revival
+    metrics.record(3, event('dead', 4, 2500)); // an earlier life's death, caught up on late
+    metrics.record(3, event('alive', 5, 3000));
+    expect(metrics.resurrections).toBe(1);
+    up = true;
+    metrics.restarted(1);
+    metrics.record(0, event('alive', 6, 9000)); // its next life
+    expect(metrics.resurrections).toBe(1);
+  });
+});
+
 describe('Simulation option checks', () => {
   const base: SimulationOptions = { nodes: 8, seconds: 10, seed: 1 };
 
@@ -898,6 +936,13 @@ describe('Simulation option checks', () => {
     rejects(
       { ...base, faults: { slowCpus: [{ member: 7, atMs: 1000, durationMs: 100, meanMs: 5 }] } },
       'faults.slowCpus',
+    );
+  });
+
+  it.each([-1, 1.5, 2 ** 32])('rejects a restart from incarnation %d', (restartIncarnation) => {
+    rejects(
+      { ...base, faults: { crashes: [{ member: 1, atMs: 1000, restartAtMs: 2000, restartIncarnation }] } },
+      'faults.crashes.restartIncarnation',
     );
   });
 

@@ -7,14 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { InvalidOptionError, LifecycleError } from '../src/errors.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
+import type { SwimConfig } from '../src/swim/config.js';
 import { SwimCore, type SwimCoreOptions } from '../src/swim/core.js';
 import type { SwimEnvironment, WatchEnd } from '../src/swim/environment.js';
 import type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from '../src/swim/events.js';
 import { META_BYTES_MAX } from '../src/swim/limits.js';
 import type { MemberStateName } from '../src/swim/member-state.js';
-import type { Packet, StreamMessage, SuspectUpdate } from '../src/swim/messages.js';
+import type { Packet, StreamMessage, SuspectUpdate, Update } from '../src/swim/messages.js';
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';
+import { TOMBSTONES_MIN } from '../src/swim/tombstones.js';
 
 const WALL_START_MS = 1_700_000_000_000;
 
@@ -1090,6 +1092,167 @@ describe('SwimCore: restart', () => {
     expect(fresh.core.counters.refutations).toBe(0); // its old life's death is older news
     checkEvents(net);
   });
+});
+
+describe('SwimCore: tombstones', () => {
+  const EMPTY_META = new Uint8Array(0);
+  const alive = (name: string, incarnation: number): Update => ({
+    kind: 'alive',
+    name,
+    address: addressOf(name),
+    incarnation,
+    meta: EMPTY_META,
+  });
+  const dead = (name: string, incarnation: number): Update => ({
+    kind: 'dead',
+    name,
+    incarnation,
+    from: 'peer',
+  });
+  /** A member alone, fed by hand from a peer that is not in the network. */
+  const solo = (config: Partial<SwimConfig> = {}): { net: Net; core: SwimCore } => {
+    const net = new Net(41);
+    const { core } = net.add('a', { config });
+    core.start();
+    return { net, core };
+  };
+  const gossip = (core: SwimCore, ...updates: Update[]): void =>
+    core.handlePacket(addressOf('peer'), { type: 'gossip', from: 'peer', updates });
+  /** A state exchange (a reply, so that it is merged without an answer) listing `name` alive. */
+  const pushPullAlive = (core: SwimCore, name: string, incarnation: number): void =>
+    core.handleStream(addressOf('peer'), {
+      type: 'push-pull',
+      from: 'peer',
+      join: false,
+      reply: true,
+      members: {
+        names: [name],
+        addresses: [addressOf(name)],
+        incarnations: Uint32Array.of(incarnation),
+        states: Uint8Array.of(0),
+        metas: [EMPTY_META],
+      },
+    });
+  /** Incarnations of the dead notices sent to `name`'s address since `sinceMs`. */
+  const noticesTo = (net: Net, name: string, sinceMs: number): number[] =>
+    net.sent
+      .filter((p) => p.atMs >= sinceMs && p.to === addressOf(name))
+      .flatMap((p) => p.packet.updates)
+      .filter((u) => u.kind === 'dead' && u.name === name)
+      .map((u) => (u as { incarnation: number }).incarnation);
+
+  it('an alive at the incarnation of a death never overrides it, however old; the peer holding it alive is answered with the death', () => {
+    const { net, core } = solo();
+    gossip(core, alive('x', 5));
+    gossip(core, dead('x', 5));
+    expect(core.stateOf('x')).toBe('dead');
+    // Ten times gossipToTheDeadMs, after which memberlist would take the alive.
+    net.run(10 * lan.gossipToTheDeadMs);
+    const before = net.clock.now();
+    gossip(core, alive('x', 5), alive('x', 4));
+    pushPullAlive(core, 'x', 5);
+    expect(core.stateOf('x')).toBe('dead');
+    // Whoever still holds x alive at 5 may be right (x was cut off, not dead): x hears of its death.
+    expect(noticesTo(net, 'x', before)).toEqual([5]);
+    gossip(core, alive('x', 6));
+    expect(core.stateOf('x')).toBe('alive');
+    expect(memberEvents(net.get('a'), 'x').map((e) => `${e.type}:${e.cause}`)).toEqual([
+      'alive:joined',
+      'dead:dead-gossip',
+      'alive:rejoined',
+    ]);
+  });
+
+  it('forgets a tombstone after reconnectTimeoutMs (view and name), and still refuses the life it forgot', () => {
+    const reconnectTimeoutMs = 60_000;
+    const { net, core } = solo({ reconnectTimeoutMs });
+    gossip(core, alive('x', 5), dead('x', 5));
+    net.run(reconnectTimeoutMs / 2);
+    expect(core.stateOf('x')).toBe('dead');
+    // The next reconnect tick after the timeout forgets it.
+    net.run(reconnectTimeoutMs / 2 + lan.reconnectIntervalMs);
+    expect(core.stateOf('x')).toBeUndefined();
+    expect(core.members().map((m) => m.name)).toEqual(['a']);
+    expect(core.directory.find('x')).toBeUndefined();
+    const before = net.clock.now();
+    gossip(core, alive('x', 5), alive('x', 0));
+    pushPullAlive(core, 'x', 5);
+    expect(core.stateOf('x')).toBeUndefined();
+    // A live x (restarted from a low incarnation, or cut off since) is told to refute above the death.
+    expect(noticesTo(net, 'x', before)).toEqual([5]);
+    gossip(core, alive('x', 6));
+    expect(core.stateOf('x')).toBe('alive');
+    expect(memberEvents(net.get('a'), 'x').at(-1)).toMatchObject({
+      type: 'alive',
+      cause: 'joined',
+      incarnation: 6,
+    });
+  });
+
+  it('keeps at most TOMBSTONES_MIN tombstones through churn, forgetting the oldest, and reuses their slots', () => {
+    const { net, core } = solo();
+    const churn = 3 * TOMBSTONES_MIN;
+    // Each member starts later than the one before, so at a higher incarnation, as wall-clock ones do.
+    for (let i = 0; i < churn; i++) gossip(core, alive(`m${i}`, i + 1), dead(`m${i}`, i + 1));
+    const states = core.members().map((m) => m.state);
+    expect(states.filter((s) => s === 'dead')).toHaveLength(TOMBSTONES_MIN);
+    expect(states).toHaveLength(TOMBSTONES_MIN + 1);
+    expect(core.stateOf(`m${churn - 1}`)).toBe('dead');
+    expect(core.stateOf(`m${churn - TOMBSTONES_MIN}`)).toBe('dead');
+    expect(core.stateOf(`m${churn - TOMBSTONES_MIN - 1}`)).toBeUndefined();
+    // Names freed and their ids reused: the directory holds the view and at most one id in transit.
+    expect(core.directory.size).toBeLessThanOrEqual(TOMBSTONES_MIN + 2);
+    // Forgotten, and still not revived by its old life; a later life is believed.
+    gossip(core, alive('m0', 1));
+    expect(core.stateOf('m0')).toBeUndefined();
+    gossip(core, alive('m0', churn + 1));
+    expect(core.stateOf('m0')).toBe('alive');
+    // The price of constant memory: a name never seen, at an incarnation as low as a forgotten life of its
+    // bucket, is taken for one until it refutes; a state exchange listing it tells it so.
+    const before = net.clock.now();
+    pushPullAlive(core, 'newcomer', 1);
+    expect(core.stateOf('newcomer')).toBeUndefined();
+    const [ceiling] = noticesTo(net, 'newcomer', before);
+    expect(ceiling).toBeGreaterThanOrEqual(1);
+    gossip(core, alive('newcomer', ceiling! + 1));
+    expect(core.stateOf('newcomer')).toBe('alive');
+  });
+
+  it.each([
+    ['kept', lan.reconnectTimeoutMs],
+    ['forgotten', 10_000],
+  ])(
+    'a member restarted from incarnation 0 (tombstone %s) hears of its old death, refutes above it and is alive everywhere',
+    (_kind, reconnectTimeoutMs) => {
+      const net = new Net(32);
+      const members = net.form(['n1', 'n2', 'n3', 'n4'], { config: { reconnectTimeoutMs } });
+      net.runUntil(() => allAlive(members), CONVERGE_MS);
+      const old = net.get('n4');
+      const oldIncarnation = old.core.incarnation;
+      old.core.stop();
+      const others = members.filter((m) => m !== old);
+      net.runUntil(
+        () => others.every((m) => m.core.stateOf('n4') === 'dead'),
+        expectedTiming({}, 4).worstCaseAllKnowMs,
+      );
+      net.run(30_000);
+      const remembered = reconnectTimeoutMs > 30_000 ? 'dead' : undefined;
+      for (const m of others) expect(m.core.stateOf('n4')).toBe(remembered);
+      const fresh = net.add('n4', { incarnation: 0, config: { reconnectTimeoutMs } });
+      fresh.core.start();
+      fresh.core.join([addressOf('n1')]);
+      net.runUntil(() => allAlive([...others, fresh]), CONVERGE_MS);
+      expect(fresh.core.incarnation).toBeGreaterThan(oldIncarnation);
+      expect(fresh.core.counters.refutations).toBeGreaterThan(0);
+      for (const m of others) {
+        expect(m.core.members().find((i) => i.name === 'n4')).toMatchObject({
+          state: 'alive',
+          incarnation: fresh.core.incarnation,
+        });
+      }
+      checkEvents(net);
+    },
+  );
 });
 
 describe('SwimCore: misuse', () => {

@@ -9,6 +9,8 @@ import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
 import { Awareness } from '../src/swim/awareness.js';
 import { BroadcastQueue } from '../src/swim/broadcast-queue.js';
+import { MemberDirectory } from '../src/swim/directory.js';
+import { FORGOTTEN_BUCKETS, ForgottenLives } from '../src/swim/forgotten-lives.js';
 import { FreezeGuard } from '../src/swim/freeze-guard.js';
 import {
   ALIVE,
@@ -1022,6 +1024,93 @@ describe('MemberTable', () => {
     for (let i = 0; i < 297; i++) seen.add(order.next(random, all, all));
     expect(seen.size).toBe(297);
     for (const id of [0, 150, 299]) expect(seen.has(id)).toBe(false);
+  });
+
+  it('forget() makes a member unknown: counts, time of death and metadata go with it', () => {
+    const table = new MemberTable(new ViewStorage());
+    table.set(1, ALIVE, 3, 0);
+    table.setMetadata(1, new Uint8Array([9]));
+    table.set(2, DEAD, 4, 10);
+    table.set(3, LEFT, 5, 20);
+    table.set(1, DEAD, 3, 30);
+    expect([...table.downMembers()].map(([id]) => id)).toEqual([2, 3, 1]);
+    table.forget(3);
+    table.forget(1);
+    table.forget(7); // never known: nothing to do
+    expect([table.count(ALIVE), table.count(SUSPECT), table.count(DEAD), table.count(LEFT)]).toEqual([
+      0, 0, 1, 0,
+    ]);
+    expect(table.known).toBe(1);
+    expect([table.stateOf(1), table.incarnationOf(1), table.metadataOf(1)]).toEqual([UNKNOWN, 0, undefined]);
+    expect([...table.downMembers()]).toEqual([[2, 10]]);
+    table.set(1, ALIVE, 6, 40); // known again, from scratch
+    expect(table.known).toBe(2);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// MemberDirectory
+// ---------------------------------------------------------------------------------------------------------
+
+describe('MemberDirectory', () => {
+  it('hands a released id to the next new name, with its address and size', () => {
+    const directory = new MemberDirectory();
+    const a = directory.intern('a', 'a:1');
+    const b = directory.intern('b', 'b:1');
+    expect(directory.intern('a', 'other:1')).toBe(a); // interned already: the address stays
+    directory.release(a);
+    directory.release(a); // twice: no double entry in the free list
+    expect(directory.find('a')).toBeUndefined();
+    const c = directory.intern('ccc', 'c:1');
+    expect(c).toBe(a);
+    expect([directory.nameOf(c), directory.addressOf(c), directory.nameAndAddressBytes(c)]).toEqual([
+      'ccc',
+      'c:1',
+      strBytes('ccc') + strBytes('c:1'),
+    ]);
+    expect(directory.intern('d', 'd:1')).toBe(2);
+    expect(directory.size).toBe(3);
+    expect(directory.find('b')).toBe(b);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// ForgottenLives
+// ---------------------------------------------------------------------------------------------------------
+
+describe('ForgottenLives', () => {
+  it('knows no forgotten life until one is noted', () => {
+    expect(new ForgottenLives().ceilingOf('anyone')).toBe(-1);
+  });
+
+  it('never under-estimates: the ceiling of a name is at least every incarnation noted for it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.nat(0xffffffff)), {
+          maxLength: 600,
+        }),
+        (noted) => {
+          const lives = new ForgottenLives();
+          const highest = new Map<string, number>();
+          for (const [name, incarnation] of noted) {
+            lives.note(name, incarnation);
+            highest.set(name, Math.max(highest.get(name) ?? -1, incarnation));
+          }
+          for (const [name, incarnation] of highest)
+            expect(lives.ceilingOf(name)).toBeGreaterThanOrEqual(incarnation);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('spreads names over its buckets: most of a few names share no ceiling', () => {
+    const lives = new ForgottenLives();
+    lives.note('n0', 100);
+    let shared = 0;
+    for (let i = 1; i <= FORGOTTEN_BUCKETS; i++) if (lives.ceilingOf(`n${i}`) === 100) shared++;
+    // One bucket in 256: a handful of collisions among 256 names, not most of them.
+    expect(shared).toBeLessThan(8);
   });
 });
 

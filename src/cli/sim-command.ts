@@ -116,7 +116,7 @@ function table(r: SimulationReport): string {
     `  first suspicion (ms)   ${ms(r.detection.firstSuspectMs)}`,
     `  first death (ms)       ${ms(r.detection.firstDeadMs)}`,
     `  all know dead (ms)     ${ms(r.detection.allKnowDeadMs)}`,
-    `  false suspicions ${r.falsePositives.suspicions}, false deaths ${r.falsePositives.deaths}`,
+    `  false suspicions ${r.falsePositives.suspicions}, false deaths ${r.falsePositives.deaths}, resurrections ${r.falsePositives.resurrections}`,
     `  load: ${r.load.msgsPerNodePerSec} msgs and ${r.load.bytesPerNodePerSec} bytes per member per second; ${r.drops.socketBuffer} datagrams dropped at full socket buffers`,
     `  join known by all after ${r.convergence.joinAllKnowMs?.toFixed(0) ?? '-'} ms; views agree ${r.convergence.agreeAfterMs ?? '-'} ms after the last fault`,
     ...(r.leader === undefined

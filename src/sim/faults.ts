@@ -11,6 +11,11 @@ export interface CrashFault {
   readonly atMs: number;
   readonly restartAtMs?: number;
   /**
+   * The incarnation the restarted process starts from, as a process that starts from a fixed one (0, or
+   * one it persisted) does. Default: the wall clock in seconds, as `SwimCore` does.
+   */
+  readonly restartIncarnation?: number;
+  /**
    * Only the process died (kill -9, a crash) and its host is up: connections to its port are refused at
    * once. Otherwise the whole host is gone and nothing answers at all.
    */

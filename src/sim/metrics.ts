@@ -18,6 +18,10 @@ export interface GroundTruth {
 interface CrashRecord {
   readonly member: number;
   readonly atMs: number;
+  /** The member's incarnation when it crashed: the life that ended. */
+  readonly incarnation: number;
+  /** 1 for each observer that has held that life dead. */
+  readonly knewDeath: Uint8Array;
   firstSuspectMs: number;
   firstDeadMs: number;
   /** When each observer last came to hold the member dead (NaN: never). */
@@ -27,6 +31,11 @@ interface CrashRecord {
 export class MetricsCollector {
   falseSuspicions = 0;
   falseDeaths = 0;
+  /**
+   * Alive events about a crashed member, not restarted, from observers that had held the life that ended
+   * dead (not an earlier one, which a paused observer may still be catching up on).
+   */
+  resurrections = 0;
   private readonly crashes: CrashRecord[] = [];
   private readonly openCrash = new Map<number, CrashRecord>();
   private joiner = -1;
@@ -38,11 +47,13 @@ export class MetricsCollector {
     private readonly truth: GroundTruth,
   ) {}
 
-  /** Records that `member` crashed at `atMs`. */
-  crashed(member: number, atMs: number): void {
+  /** Records that `member` crashed at `atMs`, at `incarnation`. */
+  crashed(member: number, atMs: number, incarnation: number): void {
     const record: CrashRecord = {
       member,
       atMs,
+      incarnation,
+      knewDeath: new Uint8Array(this.members),
       firstSuspectMs: Number.NaN,
       firstDeadMs: Number.NaN,
       deadAt: new Float64Array(this.members).fill(Number.NaN),
@@ -66,17 +77,25 @@ export class MetricsCollector {
   /** Takes one event emitted by `observer`. */
   record(observer: number, event: MemberEvent): void {
     const member = this.truth.indexOf(event.member);
-    if (event.type === 'alive' && member === this.joiner && this.joinKnownAt !== undefined) {
-      if (Number.isNaN(this.joinKnownAt[observer]!)) this.joinKnownAt[observer] = event.atMs;
+    const crash = this.openCrash.get(member);
+    if (event.type === 'alive') {
+      // This observer knew the death of the life that ended, and holds it alive now: old news revived it.
+      if (crash !== undefined && crash.knewDeath[observer] === 1) this.resurrections++;
+      if (
+        member === this.joiner &&
+        this.joinKnownAt !== undefined &&
+        Number.isNaN(this.joinKnownAt[observer]!)
+      )
+        this.joinKnownAt[observer] = event.atMs;
       return;
     }
     if (event.type !== 'suspect' && event.type !== 'dead') return;
-    const crash = this.openCrash.get(member);
     if (crash !== undefined) {
       if (event.type === 'suspect' && Number.isNaN(crash.firstSuspectMs)) crash.firstSuspectMs = event.atMs;
       if (event.type === 'dead') {
         if (Number.isNaN(crash.firstDeadMs)) crash.firstDeadMs = event.atMs;
         crash.deadAt[observer] = event.atMs;
+        if (event.incarnation >= crash.incarnation) crash.knewDeath[observer] = 1;
       }
       return;
     }
@@ -84,6 +103,12 @@ export class MetricsCollector {
       if (event.type === 'suspect') this.falseSuspicions++;
       else this.falseDeaths++;
     }
+  }
+
+  /** Whether `observer` has held `member` dead since its crash (it is still down). */
+  heldDeadSinceCrash(observer: number, member: number): boolean {
+    const crash = this.openCrash.get(member);
+    return crash !== undefined && !Number.isNaN(crash.deadAt[observer]!);
   }
 
   /** Detection figures at the end of the run; `holdsDead(observer, member)` reads the final views. */

@@ -18,7 +18,10 @@ export interface SimulationReport {
   readonly detection: {
     /** Crash faults injected. */
     readonly crashed: number;
-    /** Crashed members (still down at the end) that some live member did not hold dead at the end. */
+    /**
+     * Crashed members (still down at the end) that some live member did not hold dead at the end (a member
+     * that held one dead and has forgotten it since, its tombstone expired, counts as holding it dead).
+     */
     readonly missed: number;
     /** From the crash to the first suspicion of it anywhere; null without crashes. */
     readonly firstSuspectMs: Quantiles | null;
@@ -32,6 +35,11 @@ export interface SimulationReport {
     readonly suspicions: number;
     /** Declarations of death of a member whose process was up. */
     readonly deaths: number;
+    /**
+     * Crashed members (not restarted) held alive again by a member that had held them dead in the life
+     * that ended: ghosts revived by old news, each one member's transition.
+     */
+    readonly resurrections: number;
   };
   readonly load: {
     /** Datagrams and stream messages sent, per member per second. */
@@ -51,7 +59,8 @@ export interface SimulationReport {
     readonly joinAllKnowMs: number | null;
     /**
      * From the end of the last fault until every live member held every member in its true state
-     * (crashed ones dead, the others alive); null when not reached or not measured (large clusters).
+     * (crashed ones dead, or forgotten after being held dead; the others alive); null when not reached or
+     * not measured (large clusters).
      */
     readonly agreeAfterMs: number | null;
   };

@@ -22,6 +22,7 @@ import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
 import type { ConnectOutcome, Watch, WatchEnd } from '../swim/environment.js';
 import type { SwimEvent } from '../swim/events.js';
+import { START_INCARNATION_MAX } from '../swim/identity.js';
 import type { MemberStateName } from '../swim/member-state.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { type FaultPlan, NO_FAULTS } from './faults.js';
@@ -267,16 +268,17 @@ export class Simulation {
     return { leader, disagreeing: up ? live.length - most : live.length };
   }
 
-  /** Whether every live member holds every member in its true state. */
+  /**
+   * Whether every live member holds every member in its true state: alive, or dead (or left), or, for a
+   * crashed member it held dead, forgotten since (its tombstone expired).
+   */
   agreement(): boolean {
     const live = this.liveMembers();
     const up = new Set(live);
     for (const o of live) {
       for (let m = 0; m < this.processes.length; m++) {
         if (m === o || (m === this.joiner && this.processes[m]!.core === undefined)) continue;
-        const held = this.viewOf(o, m);
-        const truth = up.has(m) ? 'alive' : 'dead';
-        if (held !== truth && !(truth === 'dead' && held === 'left')) return false;
+        if (up.has(m) ? this.viewOf(o, m) !== 'alive' : !this.holdsDead(o, m)) return false;
       }
     }
     return true;
@@ -285,10 +287,7 @@ export class Simulation {
   /** The report of the run so far. */
   report(wallMs = 0): SimulationReport {
     const live = this.liveMembers();
-    const detection = this.metrics.detection(live, (o, m) => {
-      const held = this.viewOf(o, m);
-      return held === 'dead' || held === 'left';
-    });
+    const detection = this.metrics.detection(live, (o, m) => this.holdsDead(o, m));
     const elapsedS = this.clock.now() / 1000;
     const n = this.processes.length;
     return {
@@ -303,7 +302,11 @@ export class Simulation {
         firstDeadMs: quantiles(detection.firstDead),
         allKnowDeadMs: quantiles(detection.allKnowDead),
       },
-      falsePositives: { suspicions: this.metrics.falseSuspicions, deaths: this.metrics.falseDeaths },
+      falsePositives: {
+        suspicions: this.metrics.falseSuspicions,
+        deaths: this.metrics.falseDeaths,
+        resurrections: this.metrics.resurrections,
+      },
       load: {
         msgsPerNodePerSec: round(this.messages / n / elapsedS),
         bytesPerNodePerSec: round(this.bytes / n / elapsedS),
@@ -320,7 +323,14 @@ export class Simulation {
     };
   }
 
-  private createCore(i: number): SwimCore {
+  /** Whether `observer` holds `member` dead or left, or forgot it after holding it dead since its crash. */
+  private holdsDead(observer: number, member: number): boolean {
+    const held = this.viewOf(observer, member);
+    if (held === 'dead' || held === 'left') return true;
+    return held === undefined && this.metrics.heldDeadSinceCrash(observer, member);
+  }
+
+  private createCore(i: number, incarnation?: number): SwimCore {
     const process = this.processes[i]!;
     const ownAddress = this.directory.addressOf(i);
     const core = new SwimCore(
@@ -330,6 +340,7 @@ export class Simulation {
         address: this.directory.addressOf(i),
         config: this.config,
         directory: this.directory,
+        ...(incarnation === undefined ? {} : { incarnation }),
         trackPhi: this.options.trackPhi ?? this.processes.length <= 2000,
         ...(this.options.adaptiveProbeTimeout === undefined
           ? {}
@@ -445,14 +456,16 @@ export class Simulation {
     for (const c of this.plan.crashes) {
       end(c.atMs);
       clock.setTimer(c.atMs, () => {
-        this.processes[c.member]!.crash(c.hostUp === true);
+        const process = this.processes[c.member]!;
+        const incarnation = process.core?.incarnation ?? 0;
+        process.crash(c.hostUp === true);
         this.watches?.crashed(c.member, c.hostUp === true);
-        this.metrics.crashed(c.member, c.atMs);
+        this.metrics.crashed(c.member, c.atMs, incarnation);
       });
       if (c.restartAtMs !== undefined) {
         const restartAt = c.restartAtMs;
         end(restartAt);
-        clock.setTimer(restartAt, () => this.start(c.member, restartAt, false));
+        clock.setTimer(restartAt, () => this.start(c.member, restartAt, false, c.restartIncarnation));
       }
     }
     for (const p of this.plan.pauses) {
@@ -503,9 +516,9 @@ export class Simulation {
   }
 
   /** Starts (or restarts) member `i` and joins it through its seeds. */
-  private start(i: number, atMs: number, isJoin: boolean): void {
+  private start(i: number, atMs: number, isJoin: boolean, incarnation?: number): void {
     const process = this.processes[i]!;
-    const core = this.createCore(i);
+    const core = this.createCore(i, incarnation);
     process.restart(core);
     this.startLeader(i, core);
     core.start();
@@ -567,7 +580,16 @@ export class Simulation {
         );
       }
     };
-    for (const c of this.plan.crashes) check('faults.crashes', c.member);
+    for (const c of this.plan.crashes) {
+      check('faults.crashes', c.member);
+      if (c.restartIncarnation !== undefined) {
+        checkNumber(OWNER, 'faults.crashes.restartIncarnation', c.restartIncarnation, {
+          min: 0,
+          max: START_INCARNATION_MAX,
+          integer: true,
+        });
+      }
+    }
     for (const p of this.plan.pauses) check('faults.pauses', p.member);
     for (const s of this.plan.slowCpus) check('faults.slowCpus', s.member);
     for (const part of this.plan.partitions) for (const m of part.side) check('faults.partitions', m);

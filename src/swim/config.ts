@@ -27,13 +27,25 @@ export interface SwimConfig {
   readonly pushPullIntervalMs: number;
   /** Highest local-health multiplier applied to probe interval and timeout (Lifeguard). */
   readonly awarenessMaxMultiplier: number;
-  /** How long dead members keep receiving gossip, so that they learn of their death and rejoin. */
+  /**
+   * How long dead members keep receiving gossip, so that they learn of their death and refute it. Unlike
+   * memberlist's, it does not make a death expire: an alive at the incarnation a member died at never
+   * overrides the death, however old (see `reconnectTimeoutMs`).
+   */
   readonly gossipToTheDeadMs: number;
   /** Largest UDP datagram sent. */
   readonly packetBytesMax: number;
   /** How often a member tries to reach one member it holds dead, to heal a partition by itself. */
   readonly reconnectIntervalMs: number;
-  /** How long after a death reconnection is still tried (members that left are never retried). */
+  /**
+   * How long a member held dead or left is remembered (its tombstone), and so how long after a death
+   * reconnection is still tried (members that left are never retried). A tombstone is what refuses a stale
+   * alive at the incarnation the member died at, from a member that missed the death; only a higher
+   * incarnation, the member's own refutation or a restart, brings it back. After this time, or sooner
+   * when more members are down than the larger of 1024 and the live members, the oldest are forgotten:
+   * they leave the view, and a constant-size summary of their incarnations goes on refusing such stale
+   * alives, so forgetting can never revive a dead member.
+   */
   readonly reconnectTimeoutMs: number;
 }
 

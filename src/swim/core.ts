@@ -61,6 +61,7 @@ import { lan } from './profiles.js';
 import { StateSync } from './state-sync.js';
 import { REFUSALS_TO_CONVICT, Suspicion } from './suspicion.js';
 import { retransmitLimit, suspicionMinMs } from './timing.js';
+import { Tombstones } from './tombstones.js';
 import { sharedBaseline, ViewStorage } from './view-storage.js';
 
 /** Options of {@link SwimCore}. */
@@ -79,7 +80,10 @@ export interface SwimCoreOptions {
    * life at once.
    */
   readonly incarnation?: number;
-  /** Shared name directory (the simulator shares one among all members); a private one by default. */
+  /**
+   * Shared name directory (the simulator shares one among all members); a private one by default, which
+   * also frees the names of forgotten members.
+   */
   readonly directory?: MemberDirectory;
   /** Keep a phi detector per member fed by every message from it. Default true. */
   readonly trackPhi?: boolean;
@@ -163,6 +167,17 @@ const KNOWN_OPTIONS = [
 const SEEN_BROADCASTS_MAX = 4096;
 const EMPTY = new Uint8Array(0);
 
+/**
+ * A death told directly to the member it is about, because a peer still holds it alive at or below that
+ * incarnation (typically the other side of a healed partition): a live member refutes at once, rather
+ * than when a reconnection attempt or a probe happens to reach it.
+ */
+interface Notice {
+  readonly address: string;
+  readonly name: string;
+  readonly incarnation: number;
+}
+
 /** A SWIM member's protocol state machine. */
 export class SwimCore {
   readonly name: string;
@@ -204,12 +219,15 @@ export class SwimCore {
   readonly adaptiveTimeout: AdaptiveTimeout | undefined;
   /** @internal */ readonly freezeGuard: FreezeGuard | undefined;
   /** @internal */ readonly deathWatch: DeathWatch | undefined;
+  /** @internal */ readonly tombstones = new Tombstones(this);
   private readonly suspicions = new Map<number, Suspicion>();
   private readonly detectors: Map<number, PhiAccrualDetector> | undefined;
   private readonly seenBroadcasts = new Set<string>();
   private readonly prober: Prober;
   private readonly gossiper: Gossiper;
   private readonly sync: StateSync;
+  // A shared directory keeps every name: other views may still hold them.
+  private readonly ownsDirectory: boolean;
   private lifecycle: Lifecycle = 'created';
   private ownIncarnation: number;
   private ownMeta: Uint8Array;
@@ -231,6 +249,7 @@ export class SwimCore {
       options.incarnation ?? Math.floor(env.clock.wallNow() / 1000),
     );
     this.directory = options.directory ?? new MemberDirectory();
+    this.ownsDirectory = options.directory === undefined;
     this.selfId = this.directory.intern(this.name, this.address);
     this.detectors = options.trackPhi === false ? undefined : new Map();
     this.awareness = new Awareness(this.config.awarenessMaxMultiplier);
@@ -681,7 +700,14 @@ export class SwimCore {
       }
       return;
     }
-    const id = this.directory.intern(a.name, a.address);
+    const known = this.directory.find(a.name);
+    if (
+      (known === undefined || !this.table.isKnown(known)) &&
+      a.incarnation <= this.tombstones.ceilingOf(a.name)
+    ) {
+      return;
+    }
+    const id = known ?? this.directory.intern(a.name, a.address);
     const current = this.table.stateOf(id);
     const now = this.now();
     if (current === UNKNOWN) {
@@ -692,12 +718,8 @@ export class SwimCore {
       this.emitMember('alive', id, 'unknown', 'joined');
       return;
     }
-    const incarnation = this.table.incarnationOf(id);
-    if (
-      !overrides(ALIVE, a.incarnation, current, incarnation) &&
-      !this.isStaleDeath(id, current, a.incarnation)
-    )
-      return;
+    // Never an alive at the incarnation of a death: see `tombstones.ts`.
+    if (!overrides(ALIVE, a.incarnation, current, this.table.incarnationOf(id))) return;
     this.suspicions.get(id)?.cancel();
     this.suspicions.delete(id);
     const metaChanged = !sameBytes(this.table.metadataOf(id) ?? EMPTY, a.meta);
@@ -915,13 +937,14 @@ export class SwimCore {
         ? 'suspicion-timeout'
         : 'dead-gossip';
     this.emitMember(left ? 'left' : 'dead', id, stateName(current), cause, suspicion, d.from);
+    this.tombstones.prune();
   }
 
   /** @internal Merges a member list received in a state exchange; `from` is the member that sent it. */
   merge(members: MemberList, from: string): void {
     const { directory, table } = this;
     const { names, addresses, incarnations, states, metas } = members;
-    const contested: number[] = [];
+    const notices: Notice[] = [];
     // A member that knew nobody is joining: what it learns here is old news to the cluster, and
     // gossiping every member back to it would cost retransmitLimit × n updates for nothing.
     const joining = table.known <= 1;
@@ -930,12 +953,25 @@ export class SwimCore {
       const name = names[i]!;
       const incarnation = incarnations[i]!;
       const state = states[i]!;
-      // Most of a state exchange repeats what this member holds: skip those entries cheaply.
       const id = directory.find(name);
-      if (id !== undefined && id !== this.selfId && state === ALIVE) {
-        const current = table.stateOf(id);
-        if ((current === ALIVE || current === SUSPECT) && table.incarnationOf(id) >= incarnation) continue;
-        if (current === DEAD && table.incarnationOf(id) === incarnation) contested.push(id);
+      if (state === ALIVE && id !== this.selfId) {
+        const current = id === undefined ? UNKNOWN : table.stateOf(id);
+        const known = id === undefined ? -1 : table.incarnationOf(id);
+        // Most of a state exchange repeats what this member holds: skip those entries cheaply.
+        if ((current === ALIVE || current === SUSPECT) && known >= incarnation) continue;
+        // The peer holds alive a life this member holds dead, or forgot dead: if that life goes on (the
+        // peer is across a healed partition from it, or it restarted), telling it lets it refute now.
+        if (current === DEAD && incarnation <= known) {
+          notices.push({ address: directory.addressOf(id!), name, incarnation: known });
+          continue;
+        }
+        if (current === UNKNOWN) {
+          const ceiling = this.tombstones.ceilingOf(name);
+          if (incarnation <= ceiling) {
+            notices.push({ address: addresses[i]!, name, incarnation: ceiling });
+            continue;
+          }
+        }
       }
       switch (state) {
         case ALIVE:
@@ -955,24 +991,9 @@ export class SwimCore {
           break;
       }
     }
-    if (contested.length > 0) this.noticeContested(contested);
-  }
-
-  /**
-   * Members this member holds dead while a peer holds them alive at the same incarnation (typically the
-   * other side of a healed partition) are told of their death directly: each can then refute at once,
-   * rather than one by one as reconnection attempts happen to reach them.
-   */
-  private noticeContested(ids: readonly number[]): void {
-    for (const id of ids) {
-      if (this.table.stateOf(id) !== DEAD) continue;
-      const notice: Update = {
-        kind: 'dead',
-        name: this.directory.nameOf(id),
-        incarnation: this.table.incarnationOf(id),
-        from: this.name,
-      };
-      this.sendPacket(this.directory.addressOf(id), { type: 'gossip', from: this.name, updates: [notice] });
+    for (const { address, name, incarnation } of notices) {
+      const notice: Update = { kind: 'dead', name, incarnation, from: this.name };
+      this.sendPacket(address, { type: 'gossip', from: this.name, updates: [notice] });
     }
   }
 
@@ -1002,14 +1023,13 @@ export class SwimCore {
   }
 
   /**
-   * A death older than gossipToTheDeadMs no longer blocks an alive at the same incarnation, as memberlist
-   * forgets such members: by then the member would have heard of its death and refuted it if it could,
-   * so hearing it alive means it was cut off (a partition), and the newer news wins.
+   * @internal Forgets member `id`, held dead or left (see `tombstones.ts`): it leaves the view, and a
+   * private directory frees its name.
    */
-  private isStaleDeath(id: number, current: StateCode, incarnation: number): boolean {
-    if (current !== DEAD || incarnation !== this.table.incarnationOf(id)) return false;
-    const since = this.table.downSinceMs(id);
-    return since !== undefined && this.now() - since > this.config.gossipToTheDeadMs;
+  forget(id: number): void {
+    this.table.forget(id);
+    this.detectors?.delete(id);
+    if (this.ownsDirectory) this.directory.release(id);
   }
 
   private enqueue(update: Update, key?: number): void {

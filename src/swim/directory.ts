@@ -12,8 +12,10 @@ export class MemberDirectory {
   private readonly addresses: string[] = [];
   // Encoded size of name and address, for sizing state exchanges without re-measuring strings.
   private readonly entrySizes: number[] = [];
+  // Ids of released names, handed out again before new ones, so that churn does not grow the directory.
+  private readonly free: number[] = [];
 
-  /** Number of names interned so far; ids are 0 .. size − 1. */
+  /** Ids handed out so far, released ones included; ids are 0 .. size − 1. */
   get size(): number {
     return this.names.length;
   }
@@ -21,14 +23,32 @@ export class MemberDirectory {
   /** The id of `name`, interning it (with `address`) if it is new. */
   intern(name: string, address: string): number {
     let id = this.ids.get(name);
+    if (id !== undefined) return id;
+    id = this.free.pop();
     if (id === undefined) {
       id = this.names.length;
-      this.ids.set(name, id);
       this.names.push(name);
       this.addresses.push(address);
-      this.entrySizes.push(strBytes(name) + strBytes(address));
+      this.entrySizes.push(0);
     }
+    this.ids.set(name, id);
+    this.names[id] = name;
+    this.setAddress(id, address);
     return id;
+  }
+
+  /**
+   * Frees the name of `id`, whose id a later new name may take. Only for a directory that one view owns,
+   * once that view holds `id` unknown; a shared directory keeps every name.
+   */
+  release(id: number): void {
+    const name = this.names[id];
+    if (name === undefined || this.ids.get(name) !== id) return;
+    this.ids.delete(name);
+    this.names[id] = '';
+    this.addresses[id] = '';
+    this.entrySizes[id] = 0;
+    this.free.push(id);
   }
 
   /** The id of `name`, or undefined when it was never interned. */

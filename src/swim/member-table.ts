@@ -46,7 +46,7 @@ export class MemberTable {
     return this.downSince.get(id);
   }
 
-  /** The ids of members currently dead or left, with the time they went down. */
+  /** The ids of members currently dead or left, with the time they went down, the longest down first. */
   downMembers(): IterableIterator<[number, number]> {
     return this.downSince.entries();
   }
@@ -64,6 +64,16 @@ export class MemberTable {
     } else if (wasDown) {
       this.downSince.delete(id);
     }
+  }
+
+  /** Removes `id` from the view: it becomes unknown, as if never heard of. */
+  forget(id: number): void {
+    const previous = this.storage.state(id);
+    if (previous === UNKNOWN) return;
+    this.counts[previous]!--;
+    this.storage.set(id, UNKNOWN, 0);
+    this.downSince.delete(id);
+    this.metadata.delete(id);
   }
 
   /**

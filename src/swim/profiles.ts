@@ -34,7 +34,8 @@ export const lan: SwimConfig = Object.freeze({
   // Not in memberlist (Serf bolts it on at 30 s): each member pings one member it holds dead every 10 s,
   // so the two sides of a healed partition find each other within seconds.
   reconnectIntervalMs: 10_000,
-  // Serf's reconnect timeout: a member dead for a day is not coming back at the same address.
+  // Serf's reconnect timeout: a member dead for a day is not coming back at the same address. Serf keeps
+  // the tombstones of members that left as long (tombstone_timeout), and so does fdkit for every death.
   reconnectTimeoutMs: 86_400_000,
 });
 

@@ -139,12 +139,13 @@ export class StateSync {
       // Alone: the seeds are the only way back.
       this.exchange(this.seeds[env.random.int(this.seeds.length)]!, true);
     }
+    // Members dead longer than reconnectTimeoutMs are forgotten here, and so no longer tried.
+    core.tombstones.prune();
     for (const id of this.backoff.keys()) if (core.table.stateOf(id) !== DEAD) this.backoff.delete(id);
     const candidates = this.scratch;
     candidates.length = 0;
-    for (const [id, since] of core.table.downMembers()) {
+    for (const [id] of core.table.downMembers()) {
       if (core.table.stateOf(id) !== DEAD) continue;
-      if (now - since > config.reconnectTimeoutMs) continue;
       if ((this.backoff.get(id)?.nextAttemptMs ?? 0) <= now) candidates.push(id);
     }
     if (candidates.length > 0) this.tryReconnect(candidates[env.random.int(candidates.length)]!);
