@@ -841,6 +841,30 @@ describe('SwimCore: the death watch', () => {
     expect(plain.get('a').core.deathWatch).toBeUndefined();
   });
 
+  it('a witness keeps gossiping its own refusal beside another witness’s refusal of the same member', () => {
+    const { net } = formed(33);
+    const n2 = net.get('n2');
+    const incarnation = n2.core.members().find((m) => m.name === 'n5')!.incarnation;
+    const since = net.sent.length;
+    // n2 saw n5 refuse a connection, then hears before its next gossip that n3 saw the same.
+    n2.core.witnessRefused(n2.core.directory.find('n5')!);
+    n2.core.handlePacket(addressOf('n3'), {
+      type: 'gossip',
+      from: 'n3',
+      updates: [{ kind: 'suspect', name: 'n5', incarnation, from: 'n3', refused: true }],
+    });
+    net.run(lan.gossipIntervalMs * 2);
+    const accusers = new Set(
+      net.sent
+        .slice(since)
+        .filter((p) => p.from === 'n2')
+        .flatMap((p) => p.packet.updates)
+        .flatMap((u) => (u.kind === 'suspect' && u.name === 'n5' && u.refused === true ? [u.from] : [])),
+    );
+    // Each refusal is evidence the others need from its own witness: neither replaces the other.
+    expect([...accusers].sort()).toEqual(['n2', 'n3']);
+  });
+
   it('a member killed on a live host is suspected at once and held dead by all within a gossip interval + a probe timeout', () => {
     const { net, members } = formed(32);
     const t0 = net.clock.now();

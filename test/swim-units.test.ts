@@ -248,6 +248,24 @@ describe('BroadcastQueue', () => {
     expect(take(q, 1000).ids).toEqual([5, 4, 3, 2]);
   });
 
+  it('keeps beside a new item the older items of its key that the caller asks to keep, and only those', () => {
+    const q = newQueue();
+    q.enqueue({ id: 1, size: 10 }, 5);
+    q.enqueue({ id: 2, size: 11 }, 5, keepEven); // 1 (even size) stays
+    q.enqueue({ id: 3, size: 12 }, 5, keepEven); // 2 (odd) goes, 1 stays
+    expect(q.length).toBe(2);
+    expect(take(q, 1000, 0, 2).ids).toEqual([3, 1]);
+    // Sent once each; a keyed item that keeps nothing replaces both, and a retired item leaves the chain.
+    expect(take(q, 1000, 0, 2).ids).toEqual([3, 1]);
+    expect(q.has(5)).toBe(false);
+    q.enqueue({ id: 4, size: 20 }, 5);
+    q.enqueue({ id: 5, size: 22 }, 5, keepEven);
+    q.enqueue({ id: 6, size: 24 }, 5, keepEven);
+    q.enqueue({ id: 7, size: 1 }, 5);
+    expect(q.length).toBe(1);
+    expect(take(q, 1000).ids).toEqual([7]);
+  });
+
   it('never takes an item twice in one take, whatever the limit and budget', () => {
     const q = newQueue();
     for (let id = 0; id < 10; id++) q.enqueue({ id, size: 1 });
@@ -318,7 +336,13 @@ describe('BroadcastQueue', () => {
   // A reference model: an array sorted by (transmits asc, insertion desc), taken greedily, with the same
   // 64-skip bound.
   type Op =
-    | { readonly kind: 'enqueue'; readonly size: number; readonly key: number | undefined }
+    | {
+        readonly kind: 'enqueue';
+        readonly size: number;
+        readonly key: number | undefined;
+        /** Keep the older items of the same key whose size is even (a caller's `keeps`). */
+        readonly keepEven: boolean;
+      }
     | { readonly kind: 'take'; readonly budget: number; readonly overhead: number };
 
   interface ModelEntry {
@@ -331,8 +355,9 @@ describe('BroadcastQueue', () => {
   class Model {
     entries: ModelEntry[] = [];
     private seq = 0;
-    enqueue(item: Item, key: number | undefined): void {
-      if (key !== undefined) this.entries = this.entries.filter((e) => e.key !== key);
+    enqueue(item: Item, key: number | undefined, keeps?: (older: Item) => boolean): void {
+      if (key !== undefined)
+        this.entries = this.entries.filter((e) => e.key !== key || keeps?.(e.item) === true);
       this.entries.push({ item, key, seq: this.seq++, transmits: 0 });
     }
     /** Greedy take in spec order over `candidates`; returns the entries taken and the bytes used. */
@@ -365,6 +390,10 @@ describe('BroadcastQueue', () => {
     }
   }
 
+  const keepEven = (older: Item): boolean => older.size % 2 === 0;
+  const keepsOf = (op: { readonly keepEven: boolean }): ((older: Item) => boolean) | undefined =>
+    op.keepEven ? keepEven : undefined;
+
   const opArb = (maxBudget: number): fc.Arbitrary<Op> =>
     fc.oneof(
       {
@@ -373,6 +402,7 @@ describe('BroadcastQueue', () => {
           kind: fc.constant('enqueue' as const),
           size: fc.integer({ min: 1, max: 60 }),
           key: fc.option(fc.integer({ min: 0, max: 7 }), { nil: undefined }),
+          keepEven: fc.boolean(),
         }),
       },
       {
@@ -394,8 +424,8 @@ describe('BroadcastQueue', () => {
         for (const op of ops) {
           if (op.kind === 'enqueue') {
             const item = { id: next++, size: op.size };
-            q.enqueue(item, op.key);
-            model.enqueue(item, op.key);
+            q.enqueue(item, op.key, keepsOf(op));
+            model.enqueue(item, op.key, keepsOf(op));
           } else {
             const budget = 1 + model.entries.reduce((s, e) => s + e.item.size + op.overhead, 0);
             expect(take(q, budget, op.overhead, limit)).toEqual(model.take(budget, op.overhead, limit));
@@ -419,9 +449,10 @@ describe('BroadcastQueue', () => {
           if (op.kind === 'enqueue') {
             const item = { id: next++, size: op.size };
             for (const e of model.entries)
-              if (op.key !== undefined && e.key === op.key) replaced.add(e.item.id);
-            q.enqueue(item, op.key);
-            model.enqueue(item, op.key);
+              if (op.key !== undefined && e.key === op.key && keepsOf(op)?.(e.item) !== true)
+                replaced.add(e.item.id);
+            q.enqueue(item, op.key, keepsOf(op));
+            model.enqueue(item, op.key, keepsOf(op));
             expect(q.length).toBe(model.entries.length);
             continue;
           }
@@ -496,8 +527,8 @@ describe('BroadcastQueue', () => {
         for (const op of ops) {
           if (op.kind === 'enqueue') {
             const item = { id: next++, size: op.size };
-            q.enqueue(item, op.key);
-            model.enqueue(item, op.key);
+            q.enqueue(item, op.key, keepsOf(op));
+            model.enqueue(item, op.key, keepsOf(op));
           } else {
             expect(take(q, op.budget, op.overhead, limit)).toEqual(model.take(op.budget, op.overhead, limit));
           }

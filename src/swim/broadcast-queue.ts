@@ -2,7 +2,8 @@
  * The dissemination queue of infection-style gossip (SWIM section 4.1; memberlist's
  * `TransmitLimitedQueue`): updates wait here to be piggybacked on outgoing packets. The least-sent update
  * goes first, the newest first among equals; each is sent at most `retransmitLimit` times; a newer update
- * about the same member replaces the older one.
+ * about the same member replaces the older ones, except those the caller asks to keep beside it (another
+ * member's confirmation of the same suspicion, which carries evidence of its own).
  *
  * Updates are kept in one bucket per transmit count, so taking the least-sent is O(1) per update taken
  * instead of a scan or a sort. Entries that move on leave a stale slot behind, which is swept when stale
@@ -17,6 +18,8 @@ interface Entry<T> {
   readonly bytes: number;
   transmits: number;
   live: boolean;
+  /** An older live entry under the same key, kept beside this one. */
+  older: Entry<T> | undefined;
 }
 
 /** Entries that do not fit are skipped; after this many skips a take gives up on finding a smaller one. */
@@ -47,13 +50,29 @@ export class BroadcastQueue<T> {
   }
 
   /**
-   * Queues `item`. When `key` is given, an earlier update with the same key (about the same member) is
-   * dropped: only the newest statement about a member is worth sending.
+   * Queues `item`. When `key` is given, the earlier updates with the same key (about the same member) are
+   * dropped, since only the newest statement about a member is worth sending, except those for which
+   * `keeps` answers true: they stay queued beside the new one.
    */
-  enqueue(item: T, key?: number): void {
+  enqueue(item: T, key?: number, keeps?: (older: T) => boolean): void {
+    let kept: Entry<T> | undefined;
     if (key !== undefined) {
-      const previous = this.byKey.get(key);
-      if (previous !== undefined) this.drop(previous);
+      let older = this.byKey.get(key);
+      // Detached first, so that dropping an entry below does not walk the chain being rebuilt.
+      this.byKey.delete(key);
+      let last: Entry<T> | undefined;
+      while (older !== undefined) {
+        const next = older.older;
+        if (keeps?.(older.item) === true) {
+          older.older = undefined;
+          if (last === undefined) kept = older;
+          else last.older = older;
+          last = older;
+        } else {
+          this.drop(older);
+        }
+        older = next;
+      }
     }
     const entry: Entry<T> = {
       id: this.nextId++,
@@ -62,6 +81,7 @@ export class BroadcastQueue<T> {
       bytes: this.bytesOf(item),
       transmits: 0,
       live: true,
+      older: kept,
     };
     if (key !== undefined) this.byKey.set(key, entry);
     this.bucket(0).push(entry);
@@ -188,7 +208,20 @@ export class BroadcastQueue<T> {
   private retire(entry: Entry<T>): void {
     entry.live = false;
     this.count--;
-    if (entry.key !== undefined && this.byKey.get(entry.key) === entry) this.byKey.delete(entry.key);
+    if (entry.key !== undefined) this.unlink(entry.key, entry);
+  }
+
+  /** Takes `entry` out of the chain of live entries under `key`, if it is there. */
+  private unlink(key: number, entry: Entry<T>): void {
+    let newer = this.byKey.get(key);
+    if (newer === entry) {
+      if (entry.older === undefined) this.byKey.delete(key);
+      else this.byKey.set(key, entry.older);
+    } else {
+      while (newer !== undefined && newer.older !== entry) newer = newer.older;
+      if (newer !== undefined) newer.older = entry.older;
+    }
+    entry.older = undefined;
   }
 
   private compactIfStale(b: number): void {

@@ -1033,7 +1033,7 @@ export class SwimCore {
   }
 
   private enqueue(update: Update, key?: number): void {
-    this.queue.enqueue(update, key);
+    this.queue.enqueue(update, key, update.kind === 'suspect' ? otherAccuser(update) : undefined);
     this.gossiper.wake();
   }
 
@@ -1130,4 +1130,14 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** Whether a member is alive or suspect in this state, or after this event (`update`: new metadata). */
 function isLive(state: MemberEvent['type'] | MemberEvent['previous']): boolean {
   return state === 'alive' || state === 'suspect' || state === 'update';
+}
+
+/**
+ * Which queued updates a suspicion leaves beside it: the same suspicion raised by other members. Each is a
+ * confirmation, and a refused connection is evidence, that the others need from its own author; were it
+ * replaced, a watcher forwarding the second witness's refusal would stop sending its own, and the others
+ * would wait for the full suspicion timeout.
+ */
+function otherAccuser(s: SuspectUpdate): (older: Update) => boolean {
+  return (older) => older.kind === 'suspect' && older.incarnation === s.incarnation && older.from !== s.from;
 }
