@@ -203,15 +203,8 @@ describe('kernel evidence: a process killed on a live host', () => {
   it('never turns a paused or partitioned member into a false death (kills, pauses and a partition together)', () => {
     const n = 20;
     let refusals = 0;
-    let lastWordsAnswered = 0;
-    // Paused and cut-off members, whose false death this is about. Others are left out: in SIM_SEED=1610
-    // n5, cut off, convicts n19 on the other side on its own failed probe, 4 s after the partition healed
-    // but before n19 heard of the suspicion (its retransmissions were spent inside the partition), since
-    // an accuser convicts without the suspect's last word (`lastWord` in core.ts). That weakness hits
-    // about 2 % of seeds of this plan, and any member: 15 of seeds 1600-2199 before the death watch
-    // followed membership changes at once, 11 after (the change shifts the draws of the shared random
-    // stream, which brought it to 1610).
-    const watched = new Set([3, 4, 5, 6, 7, 8].map(simName));
+    // Of seeds 1600-2199 of this plan, 11 had false deaths before the accuser probed its own suspects
+    // again (`ownSuspectToProbe` in core.ts) and 3 after; the first 12 have none.
     forSeeds(seeds(1600, 12), (seed) => {
       const plan = faults({
         crashes: [
@@ -225,23 +218,27 @@ describe('kernel evidence: a process killed on a live host', () => {
         ],
         partitions: [{ atMs: 7000, durationMs: 3000, side: [5, 6, 7, 8] }],
       });
-      const { sim, report, events } = simulate({ nodes: n, seconds: 40, seed, faults: plan });
-      for (const p of sim.processes) {
-        refusals += p.core?.counters.connectsRefused ?? 0;
-        lastWordsAnswered += p.core?.counters.lastWordsAnswered ?? 0;
-      }
+      const { sim, report } = simulate({ nodes: n, seconds: 40, seed, faults: plan });
+      for (const p of sim.processes) refusals += p.core?.counters.connectsRefused ?? 0;
       const d = report.detection;
       if (d.missed !== 0) return `${d.missed} killed members not held dead by all`;
-      // None of them crashes: any death of one is false.
-      const deaths = events.filter(({ event }) => event.type === 'dead' && watched.has(event.member));
-      return deaths.length === 0 ? undefined : `${deaths.length} false deaths of paused or cut-off members`;
+      const deaths = report.falsePositives.deaths;
+      return deaths === 0 ? undefined : `${deaths} false deaths`;
     });
     // The refusal path was taken: the kills were refused, not just timed out.
     if (REPLAY === undefined) expect(refusals).toBeGreaterThan(0);
-    // Members that only heard of a suspicion may have missed its refutation (the cut-off side misses those
-    // of the paused members); the suspect's last word is what keeps them from declaring it dead (without
-    // it, SIM_SEED=1610 has a second false death).
-    if (REPLAY === undefined) expect(lastWordsAnswered).toBeGreaterThan(0);
+  });
+
+  it('a side cut off for 3 s convicts nobody on the other side once it heals', () => {
+    // The small side confirms its own suspicions, which shortens them to the minimum timeout, while their
+    // gossip is spent inside the partition: after the heal only the accusers' own probes tell the suspects.
+    // Without them (round-robin order only), 7 of seeds 1-200 had false deaths, 6 of them in this range.
+    forSeeds(seeds(50, 120), (seed) => {
+      const plan = faults({ partitions: [{ atMs: 7000, durationMs: 3000, side: [5, 6, 7, 8] }] });
+      const { report } = simulate({ nodes: 20, seconds: 40, seed, faults: plan });
+      const deaths = report.falsePositives.deaths;
+      return deaths === 0 ? undefined : `${deaths} false deaths`;
+    });
   });
 });
 

@@ -609,6 +609,28 @@ export class SwimCore {
     this.sendPacket(address, { type: 'ack', seq, from: this.name, updates });
   }
 
+  /**
+   * @internal A member this one suspects on its own evidence and has not probed for two probe intervals,
+   * or -1. The accuser probes it again, the accusation attached (buddy system): its first pings may have
+   * been lost with the suspicion's gossip, as when the accuser was cut off by a partition, and a suspect
+   * that never hears of its suspicion cannot refute it (found by the simulator: a cut-off member convicted
+   * a live one 3 s after the partition healed).
+   */
+  ownSuspectToProbe(): number {
+    if (this.suspicions.size === 0) return -1;
+    const due = this.now() - 2 * this.config.probeIntervalMs;
+    for (const [id, suspicion] of this.suspicions) {
+      if (suspicion.accuser === this.name && suspicion.probedAtMs <= due && this.isProbeable(id)) return id;
+    }
+    return -1;
+  }
+
+  /** @internal The prober is pinging `id` now. */
+  probing(id: number): void {
+    const suspicion = this.suspicions.get(id);
+    if (suspicion !== undefined) suspicion.probedAtMs = this.now();
+  }
+
   /** @internal Whether the member is alive or suspect in this view, and not this member. */
   isProbeable(id: number): boolean {
     const state = this.table.stateOf(id);

@@ -160,10 +160,8 @@ export class Prober {
     const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
     const again = this.reprobe;
     this.reprobe = -1;
-    const target =
-      again >= 0 && core.isProbeable(again)
-        ? again
-        : core.order.next(core.env.random, this.probeable, this.keep);
+    let target = again >= 0 && core.isProbeable(again) ? again : core.ownSuspectToProbe();
+    if (target < 0) target = core.order.next(core.env.random, this.probeable, this.keep);
     if (target >= 0) this.probe(target, target === again);
     this.tickDueMs = core.now() + intervalMs;
     this.timer = core.env.clock.setTimer(intervalMs, this.onTick);
@@ -172,6 +170,7 @@ export class Prober {
   private probe(target: number, again: boolean): void {
     const core = this.core;
     core.counters.probes++;
+    core.probing(target);
     const seq = core.nextSeq();
     const state: ProbeState = {
       seq,

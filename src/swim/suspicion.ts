@@ -45,6 +45,8 @@ export class Suspicion {
   readonly refusedBy: string[] = [];
   /** Whether this member has tried a connection of its own for this suspicion. */
   connectTried = false;
+  /** When this member last pinged the suspect itself (as a probe target), from the suspicion's start. */
+  probedAtMs: number;
   private refusedDeadlineMs = Number.POSITIVE_INFINITY;
   private confirmationCount = 0;
   private cancelled = false;
@@ -68,6 +70,7 @@ export class Suspicion {
   ) {
     this.accusers = [accuser];
     this.startMs = clock.now();
+    this.probedAtMs = this.startMs;
     this.timerDueMs = this.startMs + minMs;
     this.timer = clock.setTimer(minMs, () => this.wake());
   }
