@@ -203,8 +203,8 @@ describe('kernel evidence: a process killed on a live host', () => {
   it('never turns a paused or partitioned member into a false death (kills, pauses and a partition together)', () => {
     const n = 20;
     let refusals = 0;
-    // Of seeds 1600-2199 of this plan, 11 had false deaths before the accuser probed its own suspects
-    // again (`ownSuspectToProbe` in core.ts) and 3 after; the first 12 have none.
+    // Of seeds 1600-2199 of this plan, 11 had false deaths before an accuser refreshed its evidence or gave
+    // the suspect a last word (`ownSuspectToProbe`, `lastWord` in core.ts), none after.
     forSeeds(seeds(1600, 12), (seed) => {
       const plan = faults({
         crashes: [
@@ -231,8 +231,9 @@ describe('kernel evidence: a process killed on a live host', () => {
 
   it('a side cut off for 3 s convicts nobody on the other side once it heals', () => {
     // The small side confirms its own suspicions, which shortens them to the minimum timeout, while their
-    // gossip is spent inside the partition: after the heal only the accusers' own probes tell the suspects.
-    // Without them (round-robin order only), 7 of seeds 1-200 had false deaths, 6 of them in this range.
+    // gossip is spent inside the partition: after the heal only the accusers' own pings tell the suspects.
+    // Without them (an accuser convicting on its old evidence), 7 of seeds 1-200 had false deaths, 6 of
+    // them in this range; with them, none of the 200.
     forSeeds(seeds(50, 120), (seed) => {
       const plan = faults({ partitions: [{ atMs: 7000, durationMs: 3000, side: [5, 6, 7, 8] }] });
       const { report } = simulate({ nodes: 20, seconds: 40, seed, faults: plan });

@@ -610,19 +610,28 @@ export class SwimCore {
   }
 
   /**
-   * @internal A member this one suspects on its own evidence and has not probed for two probe intervals,
-   * or -1. The accuser probes it again, the accusation attached (buddy system): its first pings may have
-   * been lost with the suspicion's gossip, as when the accuser was cut off by a partition, and a suspect
-   * that never hears of its suspicion cannot refute it (found by the simulator: a cut-off member convicted
-   * a live one 3 s after the partition healed).
+   * @internal The member this one suspects on its own evidence whose suspicion ends first, if it ends
+   * before the probe after next and the suspect was not probed in the last period; else -1. The accuser
+   * probes it once more, the accusation attached (buddy system): the suspicion's gossip may never have
+   * reached it, as when the accuser was cut off by a partition that has healed since, and a suspect that
+   * never hears of its suspicion cannot refute it (found by the simulator: a cut-off member convicted a
+   * live one 3 s after the heal). Near the deadline only, so that suspicions do not hold up the round.
    */
   ownSuspectToProbe(): number {
     if (this.suspicions.size === 0) return -1;
-    const due = this.now() - 2 * this.config.probeIntervalMs;
+    const now = this.now();
+    const periodMs = this.awareness.scale(this.config.probeIntervalMs);
+    let best = -1;
+    let bestDeadline = now + 2 * periodMs;
     for (const [id, suspicion] of this.suspicions) {
-      if (suspicion.accuser === this.name && suspicion.probedAtMs <= due && this.isProbeable(id)) return id;
+      if (suspicion.accuser !== this.name || now - suspicion.probedAtMs < periodMs) continue;
+      const deadline = suspicion.deadline();
+      if (deadline < bestDeadline && this.isProbeable(id)) {
+        best = id;
+        bestDeadline = deadline;
+      }
     }
-    return -1;
+    return best;
   }
 
   /** @internal The prober is pinging `id` now. */
@@ -850,13 +859,19 @@ export class SwimCore {
    * may have missed the refutation: cut off while the suspect's alive message was gossiped, it held the
    * suspicion until the timeout, and would declare a live member dead (memberlist does). So it pings the
    * suspect once, carrying the accusation; a live suspect refutes before it acks, and the ack brings the
-   * refutation back. Silence convicts, one probe timeout later. The member whose own probe failed, and a
-   * suspicion that two refused connections proved, convict at once: they have first-hand evidence, and
-   * the first one's declaration usually reaches the others before their own timeouts.
+   * refutation back. Silence convicts, one probe timeout later. A suspicion that two refused connections
+   * proved, and the member whose own probe of the suspect failed within the last two probe intervals,
+   * convict at once: they have fresh first-hand evidence, and the first one's declaration usually reaches
+   * the others before their own timeouts. An accuser whose evidence is older gives the last word too: its
+   * probes may have failed inside a partition that has healed since, with the suspicion's gossip spent
+   * there, so that the suspect never heard of it (the simulator found live members convicted that way
+   * seconds after a heal; {@link SwimCore.ownSuspectToProbe} usually refreshes the evidence first).
    */
   private lastWord(id: number, suspicion: Suspicion, conclude: () => void): void {
     if (this.suspicions.get(id) !== suspicion) return;
-    if (suspicion.accuser === this.name || suspicion.refusedBy.length >= REFUSALS_TO_CONVICT) {
+    const fresh =
+      suspicion.accuser === this.name && this.now() - suspicion.probedAtMs <= 2 * this.config.probeIntervalMs;
+    if (fresh || suspicion.refusedBy.length >= REFUSALS_TO_CONVICT) {
       conclude();
       return;
     }

@@ -113,7 +113,8 @@ export class Suspicion {
     return true;
   }
 
-  private deadline(): number {
+  /** When the suspicion ends, given the confirmations and refusals so far. */
+  deadline(): number {
     return Math.min(this.startMs + this.currentTimeoutMs(), this.refusedDeadlineMs);
   }
 
