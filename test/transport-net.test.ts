@@ -120,6 +120,32 @@ describe('IPv6', () => {
     expect(atV4).toEqual([`127.0.0.1:${dualPort}`]);
   });
 
+  it('reports a malformed destination as a send error each time, and still sends to good ones', async () => {
+    const errors: NetworkError[] = [];
+    const a = await open({ bind: '127.0.0.1:0', onSendError: (e) => errors.push(e) });
+    const b = await open({ bind: '127.0.0.1:0' });
+    const got: number[] = [];
+    b.onDatagram((bytes) => got.push(bytes[0] ?? -1));
+    // The second send of the same bad address fails as the first did: failures are not remembered.
+    a.sendDatagram('no-port-here', new Uint8Array([1]));
+    a.sendDatagram('no-port-here', new Uint8Array([2]));
+    for (let i = 3; i <= 5; i++) a.sendDatagram(b.localAddress, new Uint8Array([i]));
+    await waitFor(() => errors.length === 2 && got.length === 3, 'two errors and three datagrams');
+    expect(errors.map((e) => e.code)).toEqual(['FDKIT_BAD_ADDRESS', 'FDKIT_BAD_ADDRESS']);
+    expect(got.sort()).toEqual([3, 4, 5]);
+    expect(a.counters()).toMatchObject({ datagramSendErrors: 2, datagramsOut: 3, datagramBytesOut: 3 });
+  });
+
+  it('sends to a destination written as a host name, resolving it', async () => {
+    const a = await open({ bind: '127.0.0.1:0' });
+    const b = await open({ bind: '127.0.0.1:0' });
+    const from: string[] = [];
+    b.onDatagram((_bytes, sender) => from.push(sender));
+    a.sendDatagram(`localhost:${parseAddress(b.localAddress).port}`, new Uint8Array([7]));
+    await waitFor(() => from.length === 1, 'the datagram sent to localhost');
+    expect(from).toEqual([a.localAddress]);
+  });
+
   it('counts a datagram from an IPv4 socket to an IPv6 address as a send error', async () => {
     const errors: NetworkError[] = [];
     const a = await open({ bind: '127.0.0.1:0', onSendError: (e) => errors.push(e) });
