@@ -219,3 +219,35 @@ export class MissingDependencyError extends Error {
     this.dependency = dependency;
   }
 }
+
+/** Stable codes of {@link KeyringError}. */
+export type KeyringErrorCode =
+  /** A key is not a Uint8Array of exactly 32 bytes (AES-256). */
+  | 'FDKIT_INVALID_KEY'
+  /** A keyring was created without any key: it could neither encrypt nor decrypt. */
+  | 'FDKIT_EMPTY_KEYRING'
+  /** `use(key)` named a key that is not installed; install it first. */
+  | 'FDKIT_KEY_NOT_INSTALLED'
+  /** `remove(key)` named the primary key, which encrypts everything sent; `use` another first. */
+  | 'FDKIT_REMOVE_PRIMARY_KEY';
+
+/**
+ * A keyring operation was given a bad key or would leave the keyring unusable. The keys themselves never
+ * appear in the message.
+ *
+ * @example
+ * ```ts
+ * try { keyring.remove(keyring.keys()[0]); }
+ * catch (e) { if (e instanceof KeyringError) console.log(e.code); } // FDKIT_REMOVE_PRIMARY_KEY
+ * ```
+ */
+export class KeyringError extends Error {
+  override readonly name = 'KeyringError';
+  /** Stable machine-readable code. */
+  readonly code: KeyringErrorCode;
+
+  constructor(code: KeyringErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
