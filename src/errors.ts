@@ -49,6 +49,20 @@ export class InvalidArgumentError extends RangeError {
   }
 }
 
+/**
+ * An error whose stable `code` is one of `C`: what the errors below with a code and nothing else share.
+ * Exported for the declarations of its subclasses; catch the subclasses, not this.
+ */
+export class CodedError<C extends string> extends Error {
+  /** Stable machine-readable code. */
+  readonly code: C;
+
+  constructor(code: C, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
 /** Stable codes of {@link LifecycleError}. */
 export type LifecycleCode = 'FDKIT_NOT_STARTED' | 'FDKIT_ALREADY_STARTED' | 'FDKIT_STOPPED';
 
@@ -56,15 +70,8 @@ export type LifecycleCode = 'FDKIT_NOT_STARTED' | 'FDKIT_ALREADY_STARTED' | 'FDK
  * A method was called in the wrong phase of a member's life: `join` before `start`, `start` twice, or
  * anything after `stop`.
  */
-export class LifecycleError extends Error {
+export class LifecycleError extends CodedError<LifecycleCode> {
   override readonly name = 'LifecycleError';
-  /** Stable machine-readable code. */
-  readonly code: LifecycleCode;
-
-  constructor(code: LifecycleCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 /** Stable codes of {@link NetworkError}. */
@@ -241,13 +248,6 @@ export type KeyringErrorCode =
  * catch (e) { if (e instanceof KeyringError) console.log(e.code); } // FDKIT_REMOVE_PRIMARY_KEY
  * ```
  */
-export class KeyringError extends Error {
+export class KeyringError extends CodedError<KeyringErrorCode> {
   override readonly name = 'KeyringError';
-  /** Stable machine-readable code. */
-  readonly code: KeyringErrorCode;
-
-  constructor(code: KeyringErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
