@@ -6,6 +6,10 @@
  * MessagePack itself: building the arrays, validating every field, building fresh protocol objects and
  * copying byte fields out of the input.
  *
+ * Beside them, the price of a keyring (`src/wire/seal.ts`): AES-256-GCM sealing and opening of the same
+ * full ping, alone and around the codec, each next to the plain codec's encode+decode of that ping (the
+ * `sealing` cases; there the ratio is sealed / plain).
+ *
  * Usage: `npx tsx bench/codec.ts [--quick] [--json]`. The table goes to stdout (the JSON instead with
  * `--json`), progress to stderr, and the full results to `bench/results/codec.json`.
  *
@@ -19,9 +23,12 @@
 
 import { Packr, Unpackr } from 'msgpackr';
 import { Random } from '../src/runtime/random.js';
+import { fillSecureRandom } from '../src/runtime/system.js';
 import { packetBytes, pushPullBaseBytes, snapshotEntryBytes, strBytes } from '../src/swim/message-size.js';
 import type { MemberList, Packet, PushPull, Update } from '../src/swim/messages.js';
 import { decodeDatagram, decodeStream, encodePacket, encodeStream } from '../src/wire/index.js';
+import { Keyring } from '../src/wire/keyring.js';
+import { Sealer } from '../src/wire/seal.js';
 import {
   machine,
   median,
@@ -160,6 +167,22 @@ function roundTripBare(value: unknown, n: number): number {
   return acc;
 }
 
+function sealOpens(sealer: Sealer, bytes: Uint8Array, n: number): number {
+  let acc = 0;
+  for (let i = 0; i < n; i++) acc += sealer.open(sealer.seal(bytes))?.length ?? 0;
+  return acc;
+}
+
+function roundTripSealedPings(sealer: Sealer, p: Packet, n: number): number {
+  let acc = 0;
+  for (let i = 0; i < n; i++) {
+    const plain = sealer.open(sealer.seal(encodePacket(p)));
+    const r = plain === undefined ? undefined : decodeDatagram(plain);
+    if (r?.ok === true) acc += r.packets[0]!.updates.length;
+  }
+  return acc;
+}
+
 function encodePushPulls(m: PushPull, n: number): number {
   let acc = 0;
   for (let i = 0; i < n; i++) acc += encodeStream(m).length;
@@ -203,7 +226,8 @@ type Operation = (typeof OPERATIONS)[number];
 
 interface Case {
   readonly message: string;
-  readonly operation: Operation;
+  /** An {@link Operation}, or a sealing case's path (`seal+open`). */
+  readonly operation: string;
   /** Encoded bytes of one message. */
   readonly bytes: number;
   readonly codec: Loop;
@@ -298,16 +322,9 @@ function formatOps(x: number): string {
   return x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : `${(x / 1e3).toFixed(1)} k`;
 }
 
-function formatResults(results: readonly CaseResult[]): string {
-  const header = [
-    'message',
-    'bytes',
-    'operation',
-    'codec ops/s',
-    'codec MB/s',
-    'bare msgpackr ops/s',
-    'ratio',
-  ];
+/** The table of `results`; `versus` names what each case is compared with. */
+function formatResults(results: readonly CaseResult[], versus = 'bare msgpackr'): string {
+  const header = ['message', 'bytes', 'operation', 'codec ops/s', 'codec MB/s', `${versus} ops/s`, 'ratio'];
   const rows = results.map((r) => [
     r.message,
     String(r.bytes),
@@ -383,6 +400,35 @@ function main(): void {
     }),
   ];
   const results = cases.map((c) => measure(c, mode));
+
+  // Sealing: a keyring of two keys with the primary first, as during a rotation (opening tries the
+  // primary first, so this is the common case).
+  const sealer = new Sealer(
+    new Keyring([new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)]),
+    'bench',
+    fillSecureRandom,
+  );
+  const sealedPing = sealer.seal(pingBytes);
+  const reopened = sealer.open(sealedPing);
+  check('sealed ping round trip', reopened !== undefined && [...reopened], [...pingBytes]);
+  const plainRoundTrip = timed((n) => roundTripPings(ping, n));
+  const sealingCases: Case[] = [
+    {
+      message: pingName,
+      operation: 'seal+open',
+      bytes: pingBytes.length,
+      codec: timed((n) => sealOpens(sealer, pingBytes, n)),
+      bare: plainRoundTrip,
+    },
+    {
+      message: pingName,
+      operation: 'encode+seal+open+decode',
+      bytes: pingBytes.length,
+      codec: timed((n) => roundTripSealedPings(sealer, ping, n)),
+      bare: plainRoundTrip,
+    },
+  ];
+  const sealing = sealingCases.map((c) => measure(c, mode));
   const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
 
   const report = {
@@ -400,6 +446,8 @@ function main(): void {
       pushPull: { bytes: stateBytes.length, members: MEMBERS },
     },
     cases: results,
+    // `codec` is the sealed path, `bare` the plain codec's encode+decode of the same ping.
+    sealing: { sealedBytes: sealedPing.length, cases: sealing },
     durationMs: Math.round(durationMs),
     // Reported only so that no timed result is dead code.
     sink,
@@ -407,7 +455,7 @@ function main(): void {
   publish('codec.json', report, durationMs, {
     json: args.json === true,
     quick: mode.name === 'quick',
-    table: formatResults(results),
+    table: `${formatResults(results)}\n\nsealing (AES-256-GCM; ratio = sealed path / plain encode+decode):\n${formatResults(sealing, 'plain encode+decode')}`,
   });
 }
 

@@ -49,6 +49,20 @@ export class InvalidArgumentError extends RangeError {
   }
 }
 
+/**
+ * An error whose stable `code` is one of `C`: what the errors below with a code and nothing else share.
+ * Exported for the declarations of its subclasses; catch the subclasses, not this.
+ */
+export class CodedError<C extends string> extends Error {
+  /** Stable machine-readable code. */
+  readonly code: C;
+
+  constructor(code: C, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
 /** Stable codes of {@link LifecycleError}. */
 export type LifecycleCode = 'FDKIT_NOT_STARTED' | 'FDKIT_ALREADY_STARTED' | 'FDKIT_STOPPED';
 
@@ -56,15 +70,8 @@ export type LifecycleCode = 'FDKIT_NOT_STARTED' | 'FDKIT_ALREADY_STARTED' | 'FDK
  * A method was called in the wrong phase of a member's life: `join` before `start`, `start` twice, or
  * anything after `stop`.
  */
-export class LifecycleError extends Error {
+export class LifecycleError extends CodedError<LifecycleCode> {
   override readonly name = 'LifecycleError';
-  /** Stable machine-readable code. */
-  readonly code: LifecycleCode;
-
-  constructor(code: LifecycleCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 /** Stable codes of {@link NetworkError}. */
@@ -218,4 +225,29 @@ export class MissingDependencyError extends Error {
     super(message, options);
     this.dependency = dependency;
   }
+}
+
+/** Stable codes of {@link KeyringError}. */
+export type KeyringErrorCode =
+  /** A key is not a Uint8Array of exactly 32 bytes (AES-256). */
+  | 'FDKIT_INVALID_KEY'
+  /** A keyring was created without any key: it could neither encrypt nor decrypt. */
+  | 'FDKIT_EMPTY_KEYRING'
+  /** `use(key)` named a key that is not installed; install it first. */
+  | 'FDKIT_KEY_NOT_INSTALLED'
+  /** `remove(key)` named the primary key, which encrypts everything sent; `use` another first. */
+  | 'FDKIT_REMOVE_PRIMARY_KEY';
+
+/**
+ * A keyring operation was given a bad key or would leave the keyring unusable. The keys themselves never
+ * appear in the message.
+ *
+ * @example
+ * ```ts
+ * try { keyring.remove(keyring.keys()[0]); }
+ * catch (e) { if (e instanceof KeyringError) console.log(e.code); } // FDKIT_REMOVE_PRIMARY_KEY
+ * ```
+ */
+export class KeyringError extends CodedError<KeyringErrorCode> {
+  override readonly name = 'KeyringError';
 }

@@ -13,6 +13,8 @@ export {
   InvalidArgumentError,
   type InvalidOptionCode,
   InvalidOptionError,
+  KeyringError,
+  type KeyringErrorCode,
   LeaseError,
   type LeaseErrorCode,
   type LifecycleCode,
@@ -210,3 +212,5 @@ export {
   type TuneResult,
   tuneDetectors,
 } from './tune/tune.js';
+export { KEY_BYTES, Keyring } from './wire/keyring.js';
+export { LABEL_BYTES_MAX, SEAL_OVERHEAD_BYTES } from './wire/seal.js';

@@ -1,6 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { defaultDemoScenario, runDetectorDemo, type VerdictChange } from '../src/cli/detector-demo.js';
 
 const BIN = new URL('../dist/cli/main.js', import.meta.url).pathname;
@@ -98,5 +100,46 @@ describe('fdkit agent usage', () => {
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(says);
+  });
+});
+
+describe('fdkit agent key file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fdkit-keys-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const KEY = Buffer.alloc(32, 1).toString('base64');
+  const base = ['--name', 'a', '--bind', '127.0.0.1:0'];
+
+  it.each([
+    {
+      what: 'a missing file',
+      flags: ['--keyring-file', join(dir, 'absent')],
+      says: /absent: cannot be read/,
+    },
+    {
+      what: 'an empty file',
+      flags: ['--keyring-file', file('empty', '# no keys\n\n')],
+      says: /no key in the file/,
+    },
+    {
+      what: 'a short key on line 2',
+      flags: ['--keyring-file', file('short', `${KEY}\n${Buffer.alloc(16).toString('base64')}\n`)],
+      says: /short:2: not a base64 key of 32 bytes/,
+    },
+    { what: 'a label without keys', flags: ['--label', 'prod'], says: /--label needs --keyring-file/ },
+  ])('refuses $what with status 2 before binding', ({ flags, says }) => {
+    const run = spawnSync(process.execPath, [BIN, 'agent', ...base, ...flags], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(says);
+    // A key never appears in an error.
+    expect(run.stderr).not.toContain(KEY);
   });
 });

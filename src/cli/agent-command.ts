@@ -10,6 +10,7 @@ import { createNode, type SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
 import { checkSeed } from '../transport/resolve.js';
 import { listFlag, parseFlags, stringFlag, UsageError } from './args.js';
+import { readKeyringFile } from './keyring-file.js';
 
 /** One stdout line: the event shape of DESIGN.md. */
 export interface AgentEventLine {
@@ -44,6 +45,8 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     profile: { kind: 'string' },
     meta: { kind: 'string' },
     'log-level': { kind: 'string' },
+    'keyring-file': { kind: 'string' },
+    label: { kind: 'string' },
   });
   const name = stringFlag(flags, 'name');
   const bind = stringFlag(flags, 'bind');
@@ -66,6 +69,14 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
       throw new UsageError(`fdkit agent: --join ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  const keyringFile = stringFlag(flags, 'keyring-file');
+  const label = stringFlag(flags, 'label');
+  if (label !== undefined && keyringFile === undefined) {
+    throw new UsageError(
+      'fdkit agent: --label needs --keyring-file (the label is authenticated by the encryption)',
+    );
+  }
+  const keyring = keyringFile === undefined ? undefined : readKeyringFile('agent', keyringFile);
   const advertise = stringFlag(flags, 'advertise');
   const meta = stringFlag(flags, 'meta');
   const logger = pino({ level, base: { node: name } }, io.stderr);
@@ -78,6 +89,8 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
       logger,
       ...(advertise === undefined ? {} : { advertise }),
       ...(meta === undefined ? {} : { meta: new TextEncoder().encode(meta) }),
+      ...(keyring === undefined ? {} : { keyring }),
+      ...(label === undefined ? {} : { label }),
     });
     for (const event of ['alive', 'suspect', 'dead', 'left', 'update'] as const) {
       node.on(event, (e) => {

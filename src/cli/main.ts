@@ -16,9 +16,12 @@ const USAGE = `Usage: fdkit <command> [flags]
 
 Commands:
   agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local]
-        [--meta TEXT] [--log-level info]
+        [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]]
                                     one cluster member; one JSON line per membership event on stdout,
-                                    logs on stderr; SIGINT or SIGTERM leave gracefully
+                                    logs on stderr; SIGINT or SIGTERM leave gracefully. --keyring-file:
+                                    base64 AES-256 keys, one per line, the first encrypts; traffic is
+                                    encrypted and what does not decrypt is dropped. --label: the
+                                    cluster label, authenticated with every packet
   demo [--plain]                    a live cluster of 5 member processes on 127.0.0.1, each with a
                                     leader hint: the leader is killed (SIGKILL) and the hints move,
                                     one member is paused for 3 s (SIGSTOP); a table of how each member

@@ -14,6 +14,8 @@ import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
+import { Keyring } from '../wire/keyring.js';
+import { LABEL_BYTES_MAX, SEAL_OVERHEAD_BYTES } from '../wire/seal.js';
 import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
 
 /** Makes the transport a node runs on; `createNetTransport` (UDP and TCP) by default. */
@@ -82,12 +84,29 @@ export interface NodeOptions {
   readonly streamTimeoutMs?: number;
   /** State-sync connections accepted at once. Default 256. */
   readonly maxInboundStreams?: number;
+  /**
+   * Encrypt and authenticate every datagram and state-sync message with these keys (AES-256-GCM; the
+   * primary encrypts, every installed key decrypts). Whatever arrives that does not decrypt, plaintext
+   * included, is dropped and counted as `decrypt-failed`. The keyring is used by reference: rotate keys
+   * through it (or `node.keyring`) while the node runs. Each datagram then carries 29 bytes of nonce and
+   * tag within `packetBytesMax`, which must be at least 605. Default: no encryption.
+   */
+  readonly keyring?: Keyring;
+  /**
+   * The cluster label, at most 255 UTF-8 bytes: authenticated with every message but not sent, so that
+   * clusters sharing a key still cannot hear each other. Needs `keyring`. Default `''`.
+   */
+  readonly label?: string;
 }
 
 /** What {@link resolveNodeOptions} settles before anything is bound. */
 export interface ResolvedNodeOptions {
   readonly bind: string;
+  /** The configuration as given, its `packetBytesMax` the size of a datagram on the wire. */
   readonly config: SwimConfig;
+  /** What the core gets: with a keyring, a packet budget smaller by the encryption overhead. */
+  readonly coreConfig: SwimConfig;
+  readonly label: string;
   readonly leaveTimeoutMs: number;
 }
 
@@ -113,6 +132,8 @@ const KNOWN = [
   'connectTimeoutMs',
   'streamTimeoutMs',
   'maxInboundStreams',
+  'keyring',
+  'label',
 ] as const;
 
 /** Validates what can be checked without binding; the transport and the core check the rest. */
@@ -139,9 +160,56 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     min: 0,
     max: 600_000,
   });
+  const config = resolveSwimConfig(options.config ?? {}, profiles[profile]);
+  const label = checkEncryption(options, config.packetBytesMax);
   return {
     bind: options.bind ?? '0.0.0.0:7946',
-    config: resolveSwimConfig(options.config ?? {}, profiles[profile]),
+    config,
+    coreConfig:
+      options.keyring === undefined
+        ? config
+        : { ...config, packetBytesMax: config.packetBytesMax - SEAL_OVERHEAD_BYTES },
+    label,
     leaveTimeoutMs,
   };
+}
+
+/** The smallest packet budget the core accepts (`src/swim/config.ts`). */
+const CORE_PACKET_BYTES_MIN = 576;
+
+/** Checks `keyring` and `label`; returns the label (`''` when not given). */
+function checkEncryption(options: NodeOptions, packetBytesMax: number): string {
+  const { keyring, label } = options;
+  if (keyring !== undefined && !(keyring instanceof Keyring)) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'keyring',
+      `${OWNER}: option keyring must be a Keyring`,
+    );
+  }
+  if (label !== undefined) {
+    if (typeof label !== 'string' || new TextEncoder().encode(label).length > LABEL_BYTES_MAX) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'label',
+        `${OWNER}: option label must be a string of at most ${LABEL_BYTES_MAX} UTF-8 bytes`,
+      );
+    }
+    if (keyring === undefined) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'label',
+        `${OWNER}: option label needs option keyring (the label is authenticated by the encryption)`,
+      );
+    }
+  }
+  const min = CORE_PACKET_BYTES_MIN + SEAL_OVERHEAD_BYTES;
+  if (keyring !== undefined && packetBytesMax < min) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'config.packetBytesMax',
+      `${OWNER}: with a keyring, config.packetBytesMax must be at least ${min} (${CORE_PACKET_BYTES_MIN} for the protocol and ${SEAL_OVERHEAD_BYTES} for encryption), got ${packetBytesMax}`,
+    );
+  }
+  return label ?? '';
 }

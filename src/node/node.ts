@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { abortable } from '../abortable.js';
 import { InvalidArgumentError, NetworkError } from '../errors.js';
 import { Random } from '../runtime/random.js';
-import { entropySeed } from '../runtime/system.js';
+import { entropySeed, fillSecureRandom } from '../runtime/system.js';
 import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 import type { SwimEnvironment } from '../swim/environment.js';
 import type { MemberEvent, MessageEvent, SwimEvent } from '../swim/events.js';
@@ -20,6 +20,8 @@ import type { ConnectProbeResult, Transport, WatchEnd } from '../transport/trans
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
 import { countDrop } from '../wire/drop-reason.js';
 import { encodePacket, encodeStream } from '../wire/encode.js';
+import type { Keyring } from '../wire/keyring.js';
+import { openThen, Sealer } from '../wire/seal.js';
 import { CoreHost } from './core-host.js';
 import { DatagramBatcher } from './datagram-batcher.js';
 import type { EventStreamOptions } from './event-stream.js';
@@ -67,6 +69,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   private readonly options: NodeOptions;
   private readonly resolved: ResolvedNodeOptions;
   private readonly host: CoreHost<SwimCore, SwimEvent>;
+  // With a keyring: seals every datagram and stream body sent, opens every one received.
+  private readonly sealer: Sealer | undefined;
   private batcher: DatagramBatcher | undefined;
   // After leave(): the core still runs, to spread the leave, but takes no more updates.
   private left = false;
@@ -78,6 +82,10 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     super();
     this.resolved = resolveNodeOptions(options);
     this.options = options;
+    this.sealer =
+      options.keyring === undefined
+        ? undefined
+        : new Sealer(options.keyring, this.resolved.label, fillSecureRandom);
     // Datagrams batched before shutdown still go out, before the transport closes.
     this.host = new CoreHost('SwimNode', 'node', options, () => this.batcher?.flush());
   }
@@ -94,6 +102,15 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     return core.members().find((m) => m.name === core.name)!;
   }
 
+  /**
+   * The keys this member encrypts with (the `keyring` option), for rotation while it runs: `install` the
+   * new key on every member, then `use` it on every member, then `remove` the old one. Undefined when
+   * the node does not encrypt.
+   */
+  get keyring(): Keyring | undefined {
+    return this.sealer?.keyring;
+  }
+
   /** Lifeguard local health score: 0 is healthy, higher means this member itself is struggling. */
   get localHealth(): number {
     return this.host.core?.localHealth ?? 0;
@@ -107,7 +124,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   async start(): Promise<void> {
     return this.host.start(this.transportOptions(), (transport) => {
       const options = this.options;
-      const config = this.resolved.config;
+      // The core fills packets up to its budget; with a keyring that budget leaves room for the seal.
+      const config = this.resolved.coreConfig;
       const port = parseAddress(transport.localAddress).port;
       const coreOptions: SwimCoreOptions = {
         name: options.name ?? `${hostname()}-${port}`,
@@ -122,16 +140,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       };
       const core = new SwimCore(coreOptions, this.environment(transport));
       this.batcher = new DatagramBatcher(
-        (address, datagram) => transport.sendDatagram(address, datagram),
+        (address, datagram) => transport.sendDatagram(address, this.seal(datagram)),
         config.packetBytesMax,
       );
+      const openDatagram = openThen(this.sealer, decodeDatagram);
+      const openStream = openThen(this.sealer, decodeStream);
       transport.onDatagram((bytes, from) =>
-        this.host.receive('datagram', bytes, from, decodeDatagram, (result) => {
+        this.host.receive('datagram', bytes, from, openDatagram, (result) => {
           for (const packet of result.packets) core.handlePacket(from, packet);
         }),
       );
       transport.onStream((bytes, from) =>
-        this.host.receive('stream', bytes, from, decodeStream, (result) =>
+        this.host.receive('stream', bytes, from, openStream, (result) =>
           this.receiveStream(core, result.message, from),
         ),
       );
@@ -254,7 +274,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         this.batcher?.add(address, encodePacket(packet));
       },
       sendStream: (address: string, message: StreamMessage) => {
-        const sent = this.sendStream(transport, address, encodeStream(message));
+        const sent = this.sendStream(transport, address, this.seal(encodeStream(message)));
         this.capture?.push(sent);
       },
       emit: (event: SwimEvent) => this.dispatch(event),
@@ -319,6 +339,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       return;
     }
     core.handleStream(senderAddress, message);
+  }
+
+  /** `bytes` as they go on the wire: sealed with a keyring, as they are without. */
+  private seal(bytes: Uint8Array): Uint8Array {
+    return this.sealer === undefined ? bytes : this.sealer.seal(bytes);
   }
 
   private dispatch(event: SwimEvent): void {

@@ -3,7 +3,7 @@
  * {@link Clock} or a seed, which is what lets the same protocol code run under the simulator's virtual
  * time and be replayed from a seed. The tidy test enforces this.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Clock, Timer } from './clock.js';
 
@@ -33,6 +33,14 @@ export const systemClock: Clock = createSystemClock();
 /** A fresh 32-bit seed from the operating system's entropy, for runs that need not be replayed. */
 export function entropySeed(): number {
   return randomBytes(4).readUInt32LE(0);
+}
+
+/**
+ * Fills `bytes` from the operating system's cryptographic generator: the nonces of encrypted packets,
+ * which must never repeat under one key and so cannot come from a seeded generator.
+ */
+export function fillSecureRandom(bytes: Uint8Array): void {
+  randomFillSync(bytes);
 }
 
 /** Starts a stopwatch on the host's monotonic clock; calling the result gives the elapsed ms. */

@@ -15,7 +15,10 @@
  * - `unknown-kind`: an update's kind tag is unknown;
  * - `invalid-field`: a field has the right type but a value out of its range (an integer beyond 2^32 − 1
  *   or not whole, an empty or too long name, metadata beyond 512 bytes, a state code above 3, a string
- *   that was not valid UTF-8, too many updates or members).
+ *   that was not valid UTF-8, too many updates or members);
+ * - `decrypt-failed`: the member has a keyring and the bytes did not open under any installed key and
+ *   its cluster label: another cluster, a member without the key or with another label, plaintext from
+ *   a member without a keyring, or bytes altered on the way (`seal.ts`).
  *
  * @see {@link DROP_REASONS} for the list at run time.
  */
@@ -25,7 +28,8 @@ export type DropReason =
   | 'unknown-version'
   | 'unknown-type'
   | 'unknown-kind'
-  | 'invalid-field';
+  | 'invalid-field'
+  | 'decrypt-failed';
 
 /** Every {@link DropReason}, in a stable order (for tables and metrics). */
 export const DROP_REASONS: readonly DropReason[] = [
@@ -35,6 +39,7 @@ export const DROP_REASONS: readonly DropReason[] = [
   'unknown-type',
   'unknown-kind',
   'invalid-field',
+  'decrypt-failed',
 ];
 
 /** A failed decode: why, and a short human-readable detail naming the field (for debug logs only). */
@@ -57,6 +62,7 @@ export function createDropCounters(): DropCounters {
     'unknown-type': 0,
     'unknown-kind': 0,
     'invalid-field': 0,
+    'decrypt-failed': 0,
   };
 }
 
