@@ -12,6 +12,8 @@ import type { Random } from '../runtime/random.js';
 import { checkMemberName, checkStartIncarnation } from '../swim/identity.js';
 import { isWireText, NAME_BYTES_MAX } from '../swim/limits.js';
 import { normalizeAddress } from '../transport/address.js';
+import type { Keyring } from '../wire/keyring.js';
+import { checkEncryptionOptions } from './encryption-options.js';
 import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
 import { checkTransportFactory, type TransportFactory } from './node-options.js';
 
@@ -58,6 +60,19 @@ export interface HeartbeatMonitorOptions extends Partial<HeartbeatConfig> {
    * score, as late timers do in the core. `false` turns the GC part off. Default on.
    */
   readonly localHealth?: LocalHealthOption;
+  /**
+   * Encrypt and authenticate every heartbeat with these keys (AES-256-GCM; the primary encrypts, every
+   * installed key decrypts), each sealed datagram 29 bytes longer. Whatever arrives that does not decrypt,
+   * plaintext included, is dropped and counted as `decrypt-failed`, so its sender is never heard. The
+   * keyring is used by reference: rotate keys through it (or `monitor.keyring`) while the monitor runs.
+   * Default: no encryption.
+   */
+  readonly keyring?: Keyring;
+  /**
+   * The cluster label, at most 255 UTF-8 bytes: authenticated with every heartbeat but not sent, so that
+   * monitors of another cluster sharing a key still cannot be heard. Needs `keyring`. Default `''`.
+   */
+  readonly label?: string;
 }
 
 /** What {@link resolveHeartbeatMonitorOptions} settles before anything is bound. */
@@ -65,6 +80,7 @@ export interface ResolvedHeartbeatMonitorOptions {
   readonly bind: string;
   readonly config: HeartbeatConfig;
   readonly peers: readonly PeerSpec[];
+  readonly label: string;
 }
 
 const OWNER = 'createHeartbeatMonitor';
@@ -80,6 +96,8 @@ const KNOWN = [
   'clock',
   'random',
   'localHealth',
+  'keyring',
+  'label',
   ...HEARTBEAT_CONFIG_KEYS,
 ];
 
@@ -100,7 +118,8 @@ export function resolveHeartbeatMonitorOptions(
     );
   }
   checkLocalHealthOption(OWNER, options.localHealth);
-  return { bind: options.bind ?? '0.0.0.0:7947', config, peers: resolvePeers(options.peers) };
+  const label = checkEncryptionOptions(OWNER, options);
+  return { bind: options.bind ?? '0.0.0.0:7947', config, peers: resolvePeers(options.peers), label };
 }
 
 function resolvePeers(peers: readonly HeartbeatPeer[] | undefined): PeerSpec[] {

@@ -1,8 +1,8 @@
 /**
  * The heartbeat monitor on the network: the sans-I/O core (`src/heartbeat/heartbeat-core.ts`) wired to a
- * transport (UDP datagrams), the wire codec, the system clock, GC-pause local health and a pino logger,
- * with the same events, event stream, lifecycle and typed errors as the SWIM node beside it. This file is
- * the only place where those meet for the monitor.
+ * transport (UDP datagrams), the wire codec (behind the sealer with a keyring), the system clock, GC-pause
+ * local health and a pino logger, with the same events, event stream, lifecycle and typed errors as the
+ * SWIM node beside it. This file is the only place where those meet for the monitor.
  */
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
@@ -16,7 +16,10 @@ import { isValidAddress, normalizeAddress, parseAddress } from '../transport/add
 import type { Transport } from '../transport/transport.js';
 import { decodeHeartbeat } from '../wire/decode.js';
 import { encodeHeartbeat } from '../wire/encode.js';
+import type { Keyring } from '../wire/keyring.js';
+import { openThen, type Sealer } from '../wire/seal.js';
 import { CoreHost } from './core-host.js';
+import { sealerFor } from './encryption-options.js';
 import type { EventStreamOptions } from './event-stream.js';
 import { type HeartbeatMonitorCounters, heartbeatMonitorCounters } from './heartbeat-monitor-counters.js';
 import {
@@ -41,6 +44,9 @@ export interface HeartbeatMonitorEventMap {
  * Monitoring goes one way: a member hears the peers that send to it, so members that should watch each
  * other list each other (every member may be given the same list; it skips itself).
  *
+ * With a `keyring`, heartbeats are encrypted and authenticated, and whatever does not open is dropped as
+ * `decrypt-failed`: see {@link HeartbeatMonitorOptions.keyring}.
+ *
  * @example
  * ```ts
  * const monitor = createHeartbeatMonitor({
@@ -61,6 +67,8 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
   private readonly options: HeartbeatMonitorOptions;
   private readonly resolved: ResolvedHeartbeatMonitorOptions;
   private readonly host: CoreHost<HeartbeatCore, MemberEvent>;
+  // With a keyring: seals every heartbeat sent, opens every datagram received.
+  private readonly sealer: Sealer | undefined;
   // The encoding of the beat being sent: the core hands the same heartbeat to every peer.
   private encodedFor: Heartbeat | undefined;
   private encoded: Uint8Array = new Uint8Array(0);
@@ -70,7 +78,17 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
     super();
     this.resolved = resolveHeartbeatMonitorOptions(options);
     this.options = options;
+    this.sealer = sealerFor(options, this.resolved.label);
     this.host = new CoreHost('HeartbeatMonitor', 'heartbeat', options);
+  }
+
+  /**
+   * The keys this monitor encrypts with (the `keyring` option), for rotation while it runs: `install` the
+   * new key on every member, then `use` it on every member, then `remove` the old one. Undefined when
+   * the monitor does not encrypt.
+   */
+  get keyring(): Keyring | undefined {
+    return this.sealer?.keyring;
   }
 
   /** The address peers send heartbeats to; known once started. */
@@ -106,8 +124,9 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
       for (const peer of this.resolved.peers) {
         if (peer.address !== core.address && peer.name !== core.name) core.addPeer(peer);
       }
+      const open = openThen(this.sealer, decodeHeartbeat);
       transport.onDatagram((bytes, from) =>
-        this.host.receive('datagram', bytes, from, decodeHeartbeat, (result) =>
+        this.host.receive('datagram', bytes, from, open, (result) =>
           core.handleHeartbeat(from, result.heartbeat),
         ),
       );
@@ -187,7 +206,11 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
             this.encoded = encodeHeartbeat(heartbeat);
             this.encodedFor = heartbeat;
           }
-          transport.sendDatagram(address, this.encoded);
+          // Sealed per send, not per beat: every sealed message needs a nonce of its own.
+          transport.sendDatagram(
+            address,
+            this.sealer === undefined ? this.encoded : this.sealer.seal(this.encoded),
+          );
         },
         emit: (event: MemberEvent) => this.dispatch(event),
       },

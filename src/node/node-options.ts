@@ -14,8 +14,9 @@ import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
-import { Keyring } from '../wire/keyring.js';
-import { LABEL_BYTES_MAX, SEAL_OVERHEAD_BYTES } from '../wire/seal.js';
+import type { Keyring } from '../wire/keyring.js';
+import { SEAL_OVERHEAD_BYTES } from '../wire/seal.js';
+import { checkEncryptionOptions } from './encryption-options.js';
 import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
 
 /** Makes the transport a node runs on; `createNetTransport` (UDP and TCP) by default. */
@@ -177,39 +178,16 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
 /** The smallest packet budget the core accepts (`src/swim/config.ts`). */
 const CORE_PACKET_BYTES_MIN = 576;
 
-/** Checks `keyring` and `label`; returns the label (`''` when not given). */
+/** Checks `keyring` and `label`, and that a keyring leaves the core its smallest packet; returns the label. */
 function checkEncryption(options: NodeOptions, packetBytesMax: number): string {
-  const { keyring, label } = options;
-  if (keyring !== undefined && !(keyring instanceof Keyring)) {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      'keyring',
-      `${OWNER}: option keyring must be a Keyring`,
-    );
-  }
-  if (label !== undefined) {
-    if (typeof label !== 'string' || new TextEncoder().encode(label).length > LABEL_BYTES_MAX) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'label',
-        `${OWNER}: option label must be a string of at most ${LABEL_BYTES_MAX} UTF-8 bytes`,
-      );
-    }
-    if (keyring === undefined) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'label',
-        `${OWNER}: option label needs option keyring (the label is authenticated by the encryption)`,
-      );
-    }
-  }
+  const label = checkEncryptionOptions(OWNER, options);
   const min = CORE_PACKET_BYTES_MIN + SEAL_OVERHEAD_BYTES;
-  if (keyring !== undefined && packetBytesMax < min) {
+  if (options.keyring !== undefined && packetBytesMax < min) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'config.packetBytesMax',
       `${OWNER}: with a keyring, config.packetBytesMax must be at least ${min} (${CORE_PACKET_BYTES_MIN} for the protocol and ${SEAL_OVERHEAD_BYTES} for encryption), got ${packetBytesMax}`,
     );
   }
-  return label ?? '';
+  return label;
 }

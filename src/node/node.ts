@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { abortable } from '../abortable.js';
 import { InvalidArgumentError, NetworkError } from '../errors.js';
 import { Random } from '../runtime/random.js';
-import { entropySeed, fillSecureRandom } from '../runtime/system.js';
+import { entropySeed } from '../runtime/system.js';
 import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 import type { SwimEnvironment } from '../swim/environment.js';
 import type { MemberEvent, MessageEvent, SwimEvent } from '../swim/events.js';
@@ -21,9 +21,10 @@ import { decodeDatagram, decodeStream } from '../wire/decode.js';
 import { countDrop } from '../wire/drop-reason.js';
 import { encodePacket, encodeStream } from '../wire/encode.js';
 import type { Keyring } from '../wire/keyring.js';
-import { openThen, Sealer } from '../wire/seal.js';
+import { openThen, type Sealer } from '../wire/seal.js';
 import { CoreHost } from './core-host.js';
 import { DatagramBatcher } from './datagram-batcher.js';
+import { sealerFor } from './encryption-options.js';
 import type { EventStreamOptions } from './event-stream.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
@@ -82,10 +83,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     super();
     this.resolved = resolveNodeOptions(options);
     this.options = options;
-    this.sealer =
-      options.keyring === undefined
-        ? undefined
-        : new Sealer(options.keyring, this.resolved.label, fillSecureRandom);
+    this.sealer = sealerFor(options, this.resolved.label);
     // Datagrams batched before shutdown still go out, before the transport closes.
     this.host = new CoreHost('SwimNode', 'node', options, () => this.batcher?.flush());
   }
