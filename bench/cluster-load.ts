@@ -14,7 +14,7 @@
  *
  * Usage: `npx tsx bench/cluster-load.ts [--members N] [--bare N] [--warmup-s S] [--measure-s S]
  * [--cpu-prof-member I] [--cpu-prof-bare I] [--cpu-prof-dir DIR] [--timeout-s S] [--build | --dist DIR]
- * [--compare DIR] [--compare-node-args ARGS] [--json]`; the defaults (20 members, 10 s warm-up, 30 s
+ * [--compare DIR] [--compare-node-args ARGS] [--compare-keyring] [--json]`; the defaults (20 members, 10 s warm-up, 30 s
  * measured) take about a minute. The table goes to stdout (the JSON instead with `--json`), progress to
  * stderr, and the full results to `bench/results/cluster-load.json`. CPU profiles are summarized into the JSON and the table;
  * `--cpu-prof-dir` keeps the raw `.cpuprofile` files too (open them in Chrome DevTools or speedscope).
@@ -33,13 +33,15 @@
  *   link) in the same run, side by side with the first, and the table adds its medians and the ratios
  *   compare / fdkit: on a noisy machine, the way to tell whether a change saves anything;
  *   `--compare-node-args '--some-v8-flag'` runs the compare cluster (of `dist/` unless `--compare` says
- *   otherwise) with Node.js options, to try a runtime setting the same way;
+ *   otherwise) with Node.js options, to try a runtime setting the same way; `--compare-keyring` runs it
+ *   encrypted (`keyring` of one random key, shared by its members), to price encryption at idle;
  * - with `--cpu-prof-member I` (`--cpu-prof-bare I`), fdkit (bare) member I is profiled over the
  *   measured window through `node:inspector` and left out of the statistics (the profiler costs CPU);
  * - every child is killed at the end, on error and on SIGINT/SIGTERM, a hard timeout ends the whole
  *   bench, and each child also exits by itself when its stdin closes or its lifetime runs out.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -92,6 +94,8 @@ interface Settings {
   readonly compare: string | undefined;
   /** Node.js options for the compare cluster's processes (e.g. a V8 flag to try). */
   readonly compareNodeArgs: readonly string[];
+  /** The compare cluster encrypts with one random key. */
+  readonly compareKeyring: boolean;
   readonly json: boolean;
   readonly timeoutS: number;
 }
@@ -379,7 +383,7 @@ function profileTable(role: string, p: ProfileSummary): string {
 
 function settings(argv: readonly string[]): Settings {
   const usage =
-    'usage: tsx bench/cluster-load.ts [--members N] [--bare N] [--warmup-s S] [--measure-s S] [--cpu-prof-member I] [--cpu-prof-bare I] [--cpu-prof-dir DIR] [--timeout-s S] [--build | --dist DIR] [--compare DIR] [--compare-node-args ARGS] [--json]';
+    'usage: tsx bench/cluster-load.ts [--members N] [--bare N] [--warmup-s S] [--measure-s S] [--cpu-prof-member I] [--cpu-prof-bare I] [--cpu-prof-dir DIR] [--timeout-s S] [--build | --dist DIR] [--compare DIR] [--compare-node-args ARGS] [--compare-keyring] [--json]';
   const f = parseFlags(argv, usage, {
     members: 'number',
     bare: 'number',
@@ -393,6 +397,7 @@ function settings(argv: readonly string[]): Settings {
     dist: 'string',
     compare: 'string',
     'compare-node-args': 'string',
+    'compare-keyring': 'boolean',
     json: 'boolean',
   });
   const members = (f.members as number | undefined) ?? 20;
@@ -411,12 +416,13 @@ function settings(argv: readonly string[]): Settings {
     compare:
       f.compare !== undefined
         ? resolve(f.compare as string)
-        : f['compare-node-args'] !== undefined
+        : f['compare-node-args'] !== undefined || f['compare-keyring'] === true
           ? ensureDist(false)
           : undefined,
     compareNodeArgs: ((f['compare-node-args'] as string | undefined) ?? '')
       .split(/\s+/)
       .filter((a) => a !== ''),
+    compareKeyring: f['compare-keyring'] === true,
     json: f.json === true,
     timeoutS: (f['timeout-s'] as number | undefined) ?? warmupS + measureS + 90,
   };
@@ -503,7 +509,12 @@ async function run(s: Settings, workDir: string): Promise<void> {
           'compare',
           s.members,
           script,
-          ['--entry', entryUrl(s.compare), ...common],
+          [
+            '--entry',
+            entryUrl(s.compare),
+            ...common,
+            ...(s.compareKeyring ? ['--keyring-hex', randomBytes(32).toString('hex')] : []),
+          ],
           s.compareNodeArgs,
         ),
     startBare(s.bare, script, common),
@@ -593,6 +604,7 @@ async function run(s: Settings, workDir: string): Promise<void> {
     source: sourceState(),
     compareDist: s.compare,
     compareNodeArgs: s.compare === undefined ? undefined : s.compareNodeArgs,
+    compareKeyring: s.compare === undefined ? undefined : s.compareKeyring,
     fdkit: fdkitMetrics,
     compare: compareMetrics,
     bare: bareMetrics,

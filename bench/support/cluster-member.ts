@@ -85,6 +85,8 @@ interface Args {
   readonly lifetimeMs: number;
   readonly pingBytes: number;
   readonly ackBytes: number;
+  /** One 32-byte key, in hex: the member encrypts with it. */
+  readonly keyringHex: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -102,6 +104,7 @@ function parseArgs(argv: readonly string[]): Args {
     lifetimeMs: Number(get('--lifetime-ms') ?? 120_000),
     pingBytes: Number(get('--ping-bytes') ?? 54),
     ackBytes: Number(get('--ack-bytes') ?? 31),
+    keyringHex: get('--keyring-hex'),
   };
 }
 
@@ -134,7 +137,14 @@ interface Member {
 
 async function fdkitMember(args: Args): Promise<Member> {
   const fdkit = (await import(args.entry)) as typeof Fdkit;
-  const node = fdkit.createNode({ name: args.name, bind: args.bind, profile: 'lan' });
+  const keyring =
+    args.keyringHex === undefined ? undefined : new fdkit.Keyring([Buffer.from(args.keyringHex, 'hex')]);
+  const node = fdkit.createNode({
+    name: args.name,
+    bind: args.bind,
+    profile: 'lan',
+    ...(keyring === undefined ? {} : { keyring }),
+  });
   await node.start();
   if (args.join !== undefined) {
     try {
