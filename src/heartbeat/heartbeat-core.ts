@@ -309,13 +309,7 @@ export class HeartbeatCore {
    * score by `severity` (at least 1), which stretches the suspicion timeout. On-time beats lower it again.
    */
   reportLocalStress(severity = 1): void {
-    if (!Number.isFinite(severity) || severity < 1) {
-      throw new InvalidArgumentError(
-        'severity',
-        `${OWNER}: reportLocalStress severity must be >= 1, got ${severity}`,
-      );
-    }
-    this.awareness.apply(Math.floor(severity));
+    this.awareness.reportStress(OWNER, severity);
   }
 
   private beginMonitoring(peer: Peer): void {

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../errors.js';
+
 /**
  * Lifeguard's local health awareness (Dadgar, Phillips and Currey, 2018, section IV-A; memberlist's
  * `awareness.go`). A member that misses nacks, fails probes or has to refute suspicions of itself is more
@@ -18,6 +20,20 @@ export class Awareness {
   /** Adds `delta` to the score, clamped to its range. */
   apply(delta: number): void {
     this.current = Math.min(this.maxMultiplier - 1, Math.max(0, this.current + delta));
+  }
+
+  /**
+   * A caller's report that its own process is struggling: raises the score by `severity` (at least 1,
+   * fractions dropped). `owner` names the caller's class in the error a bad severity throws.
+   */
+  reportStress(owner: string, severity: number): void {
+    if (!Number.isFinite(severity) || severity < 1) {
+      throw new InvalidArgumentError(
+        'severity',
+        `${owner}: reportLocalStress severity must be >= 1, got ${severity}`,
+      );
+    }
+    this.apply(Math.floor(severity));
   }
 
   /** `durationMs` stretched by the current multiplier (score + 1). */

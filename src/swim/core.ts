@@ -295,13 +295,7 @@ export class SwimCore {
    * probe interval and timeout and accuses others less readily. Successful probes lower it again.
    */
   reportLocalStress(severity = 1): void {
-    if (!Number.isFinite(severity) || severity < 1) {
-      throw new InvalidArgumentError(
-        'severity',
-        `${OWNER}: reportLocalStress severity must be >= 1, got ${severity}`,
-      );
-    }
-    this.awareness.apply(Math.floor(severity));
+    this.awareness.reportStress(OWNER, severity);
   }
 
   /**
