@@ -225,10 +225,15 @@ export function parseAddress(address: string, options: ParseAddressOptions = {})
   return { host, port, kind: kind === 'ipv6' && isIPv4(host) ? 'ipv4' : kind };
 }
 
+/** What precedes the port in an address of `host`: `host:`, or `[host]:` for IPv6, canonicalised. */
+export function addressPrefix(host: string): string {
+  const canonical = canonicalHost(host);
+  return canonical.includes(':') ? `[${canonical}]:` : `${canonical}:`;
+}
+
 /** Formats `host` and `port` as `host:port`, bracketing IPv6. The host is canonicalised. */
 export function formatAddress(host: string, port: number): string {
-  const canonical = canonicalHost(host);
-  return canonical.includes(':') ? `[${canonical}]:${port}` : `${canonical}:${port}`;
+  return addressPrefix(host) + port;
 }
 
 /** The canonical text of an address, or a {@link NetworkError} `FDKIT_BAD_ADDRESS` thrown. */

@@ -14,7 +14,7 @@ import { lookup as dnsLookup, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import DgramAsPromised, { type SocketAsPromised } from 'dgram-as-promised';
 import { NetworkError } from '../errors.js';
-import { canonicalHost, formatAddress, isIPv4, isIPv6, parseAddress } from './address.js';
+import { addressPrefix, formatAddress, isIPv4, isIPv6, parseAddress } from './address.js';
 import { bindError } from './bind-error.js';
 import { BoundedMemo } from './bounded-memo.js';
 
@@ -96,10 +96,7 @@ export class UdpEndpoint {
         // Refused (a limit stricter than Linux's silent cap); try half.
       }
     }
-    const senders = new BoundedMemo<string>(ADDRESSES_REMEMBERED, (ip) => {
-      const canonical = canonicalHost(ip);
-      return canonical.includes(':') ? `[${canonical}]:` : `${canonical}:`;
-    });
+    const senders = new BoundedMemo<string>(ADDRESSES_REMEMBERED, addressPrefix);
     // A persistent listener on the underlying socket rather than `recv()` in a loop, which registers
     // listeners anew for every packet.
     socket.socket.on('message', (message: Buffer, remote: RemoteInfo) => {
