@@ -176,6 +176,53 @@ export class StaleTokenError extends Error {
   }
 }
 
+/** Stable codes of {@link FenceError}. */
+export type FenceErrorCode =
+  /** No fence row (or record) exists for the resource or key: nothing could refuse an older token. */
+  | 'FDKIT_FENCE_MISSING'
+  /** The fence is NULL: every comparison with it is unknown, so a fenced write would match nothing. */
+  | 'FDKIT_FENCE_NULL'
+  /**
+   * The fence is not an integer, or its column compares wrongly: TEXT orders `'10'` before `'9'`, REAL
+   * rounds above 2^53. Store it as a 64-bit integer (`BIGINT NOT NULL`).
+   */
+  | 'FDKIT_FENCE_TYPE'
+  /**
+   * The fence is below this holder's token: the resource was never claimed with it. Claim it before
+   * reading or writing; a resource that goes back below a claimed token has lost data.
+   */
+  | 'FDKIT_FENCE_NOT_CLAIMED'
+  /** The key matched several rows where one was meant; pass `rows: 'many'` to fence them all. */
+  | 'FDKIT_FENCE_MANY_ROWS'
+  /**
+   * A store broke its contract: a compare-and-set kept failing without the fence moving, or returned
+   * something other than what was written. The write did not happen.
+   */
+  | 'FDKIT_FENCE_STORE';
+
+/**
+ * A fenced write could not be fenced: the fence it compares with is missing, NULL, of a type that
+ * compares wrongly, not claimed, or ambiguous. Nothing was written, and nothing after it in the
+ * transaction should be: an unfenced write is exactly what fencing exists to prevent. `resource` names
+ * what was fenced (`table(key=value)` in SQL).
+ *
+ * @example
+ * ```ts
+ * try { claim.transaction(() => charge(customer)); }
+ * catch (e) { if (e instanceof FenceError && e.code === 'FDKIT_FENCE_MISSING') createFenceRow(); }
+ * ```
+ */
+export class FenceError extends CodedError<FenceErrorCode> {
+  override readonly name = 'FenceError';
+  /** What was fenced: a resource name, or `table(key=value)` for SQL. */
+  readonly resource: string;
+
+  constructor(code: FenceErrorCode, resource: string, message: string, options?: ErrorOptions) {
+    super(code, message, options);
+    this.resource = resource;
+  }
+}
+
 /** Stable codes of {@link LeaseError}. */
 export type LeaseErrorCode =
   /** The holder's monotonic clock passed the lease's deadline without a confirmed keep-alive. */
@@ -185,7 +232,12 @@ export type LeaseErrorCode =
   /** The holder released the lease, or closed its provider. */
   | 'FDKIT_LEASE_RELEASED'
   /** The lock service could not be reached or failed the request; `cause` is the client's error. */
-  | 'FDKIT_LEASE_UNAVAILABLE';
+  | 'FDKIT_LEASE_UNAVAILABLE'
+  /**
+   * A renewal is overdue (Chubby's jeopardy): the lease may still be held, but the holder must not act on
+   * it until a keep-alive is confirmed again; thrown by `throwUnlessHeld()`, never a `lost` reason.
+   */
+  | 'FDKIT_LEASE_JEOPARDY';
 
 /**
  * A lease ended, or the lock service could not be asked. A lost lease's `lost` signal aborts with one of

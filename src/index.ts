@@ -10,6 +10,8 @@ export { PHI_FACTOR, phi } from './detector/phi.js';
 export { PhiAccrualDetector, type PhiAccrualOptions } from './detector/phi-accrual.js';
 export { DetectorRegistry } from './detector/registry.js';
 export {
+  FenceError,
+  type FenceErrorCode,
   InvalidArgumentError,
   type InvalidOptionCode,
   InvalidOptionError,
@@ -51,7 +53,12 @@ export {
   type LeaseProvider,
   type ReleaseOptions,
 } from './fencing/lease.js';
-export { FENCING_TOKEN_MAX, type FencingToken } from './fencing/token.js';
+export {
+  FENCING_TOKEN_MAX,
+  type FenceHolder,
+  type FencingToken,
+  type TokenHolder,
+} from './fencing/token.js';
 export {
   HEARTBEAT_CONFIG_KEYS,
   type HeartbeatConfig,

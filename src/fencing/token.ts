@@ -30,3 +30,42 @@ export function checkToken(owner: string, token: unknown): FencingToken {
   }
   return token;
 }
+
+/**
+ * What a fenced write needs of a lease: its token, and a check, made at the moment of each write, that
+ * the lease is still held. `Lease` is one. The check matters because the `lost` signal is a timer, and
+ * a busy or paused event loop runs timers late; reading the clock does not wait for the loop.
+ */
+export interface TokenHolder {
+  /** The fencing token of the grant. */
+  readonly token: FencingToken;
+  /** Throws (a `LeaseError`) unless the lease is held right now, renewal not overdue. */
+  throwUnlessHeld(): void;
+}
+
+/**
+ * Who writes under a fence: a {@link TokenHolder} (a lease, checked before every statement), or a bare
+ * token, for tokens from elsewhere or when only the resource is to judge.
+ */
+export type FenceHolder = FencingToken | TokenHolder;
+
+/** The checked token of `holder`, and the lease check to run before each write (none for a bare token). */
+export function resolveHolder(
+  owner: string,
+  holder: unknown,
+): { readonly token: FencingToken; readonly check: () => void } {
+  if (typeof holder === 'object' && holder !== null && 'token' in holder) {
+    const throwUnlessHeld = (holder as { throwUnlessHeld?: unknown }).throwUnlessHeld;
+    if (typeof throwUnlessHeld !== 'function') {
+      throw new InvalidArgumentError(
+        'holder',
+        `${owner}: holder must be a bigint token or a lease with token and throwUnlessHeld(), got an object without throwUnlessHeld`,
+      );
+    }
+    const token = checkToken(owner, (holder as { token: unknown }).token);
+    return { token, check: () => throwUnlessHeld.call(holder) };
+  }
+  return { token: checkToken(owner, holder), check: noCheck };
+}
+
+function noCheck(): void {}
