@@ -29,17 +29,6 @@ export {
 } from './errors.js';
 export { createEtcdLeaseProvider, type EtcdLeaseProviderOptions } from './fencing/etcd-lease-provider.js';
 export {
-  type FencedUpdate,
-  type FencedUpdateResult,
-  fencedUpdate,
-  fencedUpdateSql,
-  type SqlDatabase,
-  type SqlParamStyle,
-  type SqlStatement,
-  type SqlStatementText,
-  type SqlValue,
-} from './fencing/fenced-update.js';
-export {
   type FenceCheck,
   type FenceStore,
   FencingGuard,
@@ -53,6 +42,24 @@ export {
   type LeaseProvider,
   type ReleaseOptions,
 } from './fencing/lease.js';
+export type { SqlDialect, SqlOperator } from './fencing/sql/dialect.js';
+export type { FenceMode } from './fencing/sql/fence-verdict.js';
+export {
+  claimFenceSql,
+  FENCE_TABLE,
+  type FencedUpdate,
+  type FenceTarget,
+  fenceDiagnosisSql,
+  fencedUpdateSql,
+  fenceRowSql,
+  fenceTableSql,
+  judgeFence,
+  type SqlStatementText,
+} from './fencing/sql/fenced-statements.js';
+export { type ClaimedUpdate, claimFence, type SqliteClaim } from './fencing/sql/sqlite-claim.js';
+export type { SqlDatabase, SqlStatement, SqlTransaction } from './fencing/sql/sqlite-database.js';
+export { type FencedUpdateResult, fencedUpdate } from './fencing/sql/sqlite-fenced-update.js';
+export type { SqlCondition, SqlValue, SqlWhere } from './fencing/sql/statement-parts.js';
 export {
   FENCING_TOKEN_MAX,
   type FenceHolder,

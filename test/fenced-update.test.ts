@@ -31,7 +31,7 @@ describe('fencedUpdateSql', () => {
           fenceColumn: 'token',
         },
         5n,
-        'dollar',
+        'postgres',
       ),
     ).toEqual({
       sql: 'UPDATE "billing"."customers" SET "plan" = $1, "token" = $2 WHERE "tenant" = $3 AND "id" = $4 AND "token" <= $5',
