@@ -16,12 +16,14 @@ describe('fencedUpdateSql', () => {
         5n,
       ),
     ).toEqual({
-      sql: 'UPDATE "customers" SET "balance_cents" = ?, "plan" = ?, "fence" = ? WHERE "id" = ? AND "fence" <= ?',
+      sql:
+        'UPDATE "customers" SET "balance_cents" = ?, "plan" = ?, "fence" = ? WHERE "id" = ? AND "fence" <= ?' +
+        ` AND typeof("fence") IN ('integer')`,
       params: [1200, 'pro', 5n, 7, 5n],
     });
   });
 
-  it('numbers the placeholders for PostgreSQL, and takes a schema and another fence column', () => {
+  it('numbers the placeholders for PostgreSQL, casts the token, and takes a schema and another fence column', () => {
     expect(
       fencedUpdateSql(
         {
@@ -34,14 +36,16 @@ describe('fencedUpdateSql', () => {
         'postgres',
       ),
     ).toEqual({
-      sql: 'UPDATE "billing"."customers" SET "plan" = $1, "token" = $2 WHERE "tenant" = $3 AND "id" = $4 AND "token" <= $5',
+      sql:
+        'UPDATE "billing"."customers" SET "plan" = $1, "token" = CAST($2 AS BIGINT) WHERE "tenant" = $3 AND "id" = $4' +
+        ` AND "token" <= CAST($5 AS BIGINT) AND pg_typeof("token")::text IN ('bigint', 'integer', 'smallint', 'numeric')`,
       params: ['pro', 5n, 'acme', 7, 5n],
     });
   });
 
   it('with nothing to set, only raises the fence (a per-resource fence row)', () => {
     expect(fencedUpdateSql({ table: 'fences', set: {}, where: { resource: 'billing' } }, 9n).sql).toBe(
-      'UPDATE "fences" SET "fence" = ? WHERE "resource" = ? AND "fence" <= ?',
+      `UPDATE "fences" SET "fence" = ? WHERE "resource" = ? AND "fence" <= ? AND typeof("fence") IN ('integer')`,
     );
   });
 
@@ -61,13 +65,30 @@ describe('fencedUpdateSql', () => {
     const ok = { table: 't', set: {}, where: { id: 1 } };
     expect(() => fencedUpdateSql({ ...ok, set: { fence: 3 } }, 1n)).toThrow(/must not name the fence column/);
     expect(() => fencedUpdateSql({ ...ok, where: {} }, 1n)).toThrow(/at least one key column/);
+    expect(() => fencedUpdateSql({ ...ok, where: { id: 1, fence: 0 } }, 1n)).toThrow(
+      /where must not name the fence column fence/,
+    );
+    expect(() => fencedUpdateSql({ ...ok, where: { id: { op: '<>', value: 1 } } }, 1n)).toThrow(
+      /at least one key column .*only conditions on id/,
+    );
+    expect(() =>
+      fencedUpdateSql({ ...ok, where: { id: 1, s: { op: 'LIKE' as never, value: 'x' } } }, 1n),
+    ).toThrow(/where\.s\.op must be one of .*got "LIKE"/);
+    expect(() => fencedUpdateSql({ ...ok, where: { id: 1, s: { op: '<>', value: null } } }, 1n)).toThrow(
+      /where\.s\.value must not be null with <>/,
+    );
+    expect(() => fencedUpdateSql({ ...ok, rows: 'all' as never }, 1n)).toThrow(
+      /rows must be 'one' or 'many', got "all"/,
+    );
     expect(() => fencedUpdateSql({ ...ok, where: { id: null } }, 1n)).toThrow(/must not be null/);
     for (const value of [true, Number.NaN, Number.POSITIVE_INFINITY, {}, undefined]) {
       expect(() => fencedUpdateSql({ ...ok, set: { v: value as never } }, 1n)).toThrow(InvalidArgumentError);
     }
     expect(() => fencedUpdateSql(ok, 1 as never)).toThrow(InvalidArgumentError);
     expect(() => fencedUpdateSql(ok, -1n)).toThrow(InvalidArgumentError);
-    expect(() => fencedUpdateSql(ok, 1n, 'colon' as never)).toThrow(/paramStyle/);
+    expect(() => fencedUpdateSql(ok, 1n, 'oracle' as never)).toThrow(
+      /fencedUpdateSql: dialect must be 'sqlite', 'postgres' or 'mysql', got "oracle"/,
+    );
   });
 });
 
@@ -114,8 +135,10 @@ describe('fencedUpdate on better-sqlite3', () => {
     expect(db.prepare('SELECT plan FROM customers WHERE id = 1').pluck().get()).toBe('pro');
   });
 
-  it('returns zero changes when no row has the key: a missing row says nothing about the token', () => {
-    expect(plan(99, 'pro', 5n)).toEqual({ changes: 0 });
+  it('throws FDKIT_FENCE_MISSING when no row has the key: nothing would have refused an older token', () => {
+    expect(() => plan(99, 'pro', 5n)).toThrow(
+      expect.objectContaining({ code: 'FDKIT_FENCE_MISSING', resource: 'customers(id=99)' }),
+    );
   });
 
   it('rolls back the rest of the transaction when the fenced row refuses', () => {

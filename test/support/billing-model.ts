@@ -147,13 +147,15 @@ export class Holder {
       })();
     switch (this.layout) {
       case 'unfenced':
-        return perCustomer(writeBlind);
+        perCustomer(writeBlind);
+        return;
       case 'per-row':
-        return perCustomer((c) => {
+        perCustomer((c) => {
           fencedUpdate(this.db, { table: 'customers', set: set(c), where: { id: c.id } }, this.token);
         });
+        return;
       case 'resource-row':
-        return this.db.transaction(() => {
+        this.db.transaction(() => {
           fencedUpdate(
             this.db,
             { table: 'fdkit_fences', set: {}, where: { resource: 'billing' } },
@@ -161,8 +163,9 @@ export class Holder {
           );
           perCustomer(writeBlind);
         })();
+        return;
       case 'claim':
-        return this.claim?.transaction(() => perCustomer(writeBlind));
+        this.claim?.transaction(() => perCustomer(writeBlind));
     }
   }
 }

@@ -80,8 +80,11 @@ export interface CheckedUpdate {
   readonly rows: 'one' | 'many';
 }
 
-/** Checks a {@link FencedUpdate} (or the update of a claimed transaction, whose fence column is unused). */
-export function checkUpdate(owner: string, update: unknown): CheckedUpdate {
+/**
+ * Checks a {@link FencedUpdate}; with `fenced` false, the update of a transaction under a claim, whose
+ * rows carry no fence (the claim's fence row guards them), so that any column may be set or matched.
+ */
+export function checkUpdate(owner: string, update: unknown, fenced = true): CheckedUpdate {
   if (typeof update !== 'object' || update === null) {
     throw new InvalidArgumentError(
       'update',
@@ -91,16 +94,23 @@ export function checkUpdate(owner: string, update: unknown): CheckedUpdate {
   const u = update as Partial<FencedUpdate>;
   const fenceColumn = checkIdentifier(owner, 'fenceColumn', u.fenceColumn ?? 'fence');
   const set = checkAssignments(owner, u.set);
-  if (set.some(([column]) => column === fenceColumn)) {
+  if (fenced && set.some(([column]) => column === fenceColumn)) {
     throw new InvalidArgumentError(
       'set',
       `${owner}: set must not name the fence column ${fenceColumn}; the token goes there`,
     );
   }
+  const where = checkWhere(owner, 'where', u.where);
+  if (fenced && where.some((c) => c.column === fenceColumn)) {
+    throw new InvalidArgumentError(
+      'where',
+      `${owner}: where must not name the fence column ${fenceColumn}; the token is compared with it`,
+    );
+  }
   return {
     table: checkTable(owner, u.table),
     set,
-    where: checkWhere(owner, 'where', u.where),
+    where,
     fenceColumn,
     rows: checkRows(owner, u.rows),
   };

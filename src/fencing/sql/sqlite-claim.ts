@@ -89,7 +89,7 @@ class Claim implements SqliteClaim {
 
   update(update: ClaimedUpdate): { readonly changes: number } {
     const owner = `${OWNER}().update`;
-    const checked = checkUpdate(owner, { ...update, fenceColumn: undefined });
+    const checked = checkUpdate(owner, update, false);
     if (checked.set.length === 0) {
       throw new InvalidArgumentError('set', `${owner}: set must name at least one column, got {}`);
     }

@@ -7,7 +7,7 @@
  * resource first (`sqlite-claim.ts`) wherever a holder reads what it then writes.
  */
 import { type FenceHolder, resolveHolder } from '../token.js';
-import { judgeRows } from './fence-verdict.js';
+import { judgeRows, manyRowsError } from './fence-verdict.js';
 import {
   buildDiagnosis,
   buildUpdate,
@@ -56,8 +56,10 @@ export function fencedUpdate(db: SqlDatabase, update: FencedUpdate, holder: Fenc
     check();
     const changes = Number(db.prepare(statement.sql).run(...statement.params).changes);
     if (changes === 1 || (changes > 1 && checked.rows === 'many')) return { changes };
-    // Nothing changed, or too much (rolled back by the throw): the diagnosis says which error it is. The
-    // fence only grows, so reading it after the update hides no refusal.
+    // Thrown inside the savepoint, so that none of the rows stays changed.
+    if (changes > 1) throw manyRowsError(subjectOf(OWNER, 'sqlite', checked), changes, true);
+    // Nothing changed: the diagnosis says why. The fence only grows, so reading it after the update
+    // hides no refusal.
     const diagnosis = buildDiagnosis('sqlite', checked, false);
     const rows = db
       .prepare(diagnosis.sql)
