@@ -2,8 +2,12 @@
  * The resource side of fencing for anything that can compare numbers: remember, per resource, the highest
  * token seen, and let a write through only when its token is at least that high (Kleppmann, "How to do
  * distributed locking", 2016). A holder that paused past its lease and wakes up carries a lower token
- * than the holder that replaced it, so its writes are refused however late they arrive; the lease itself
- * only tells holders when to stop, it cannot stop one that is not running to hear it.
+ * than the holder that replaced it, so its writes are refused once the new holder's token has been seen;
+ * the lease itself only tells holders when to stop, it cannot stop one that is not running to hear it.
+ *
+ * "Once seen" is the catch: a new holder that reads before its first write leaves the stale one a gap
+ * between that read and that write. Close it with a claim: `enforce(resource, lease.token)` as soon as
+ * the lease is acquired, before reading (docs/fencing.md).
  *
  * Check and update are one synchronous step, so within a process no other check can come between them.
  * Across processes the same rule has to run inside the resource: see `fenced-update.ts` for SQL.
