@@ -50,7 +50,7 @@ export class LeaseStateTracker {
     private readonly clock: Clock,
     private readonly name: string,
     grantSentAtMs: number,
-    readonly timings: GrantedTimings,
+    private readonly timings: GrantedTimings,
     private readonly emitter: Pick<EventEmitter<LeaseEventMap>, 'emit'>,
   ) {
     this.renewDueAtMs = grantSentAtMs + timings.renewDeadlineMs;
