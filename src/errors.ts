@@ -237,7 +237,12 @@ export type LeaseErrorCode =
    * A renewal is overdue (Chubby's jeopardy): the lease may still be held, but the holder must not act on
    * it until a keep-alive is confirmed again; thrown by `throwUnlessHeld()`, never a `lost` reason.
    */
-  | 'FDKIT_LEASE_JEOPARDY';
+  | 'FDKIT_LEASE_JEOPARDY'
+  /**
+   * The lock service's counter outgrew the token's room below the epoch (etcd: a revision of 2^44 or
+   * more); no token was issued and nothing is held.
+   */
+  | 'FDKIT_LEASE_TOKEN_RANGE';
 
 /**
  * A lease ended, or the lock service could not be asked. A lost lease's `lost` signal aborts with one of

@@ -27,7 +27,9 @@ export {
   StaleTokenError,
   TraceFormatError,
 } from './errors.js';
+export type { EtcdLease } from './fencing/etcd-lease.js';
 export { createEtcdLeaseProvider, type EtcdLeaseProviderOptions } from './fencing/etcd-lease-provider.js';
+export { ETCD_EPOCH_MAX } from './fencing/etcd-token.js';
 export {
   type FenceCheck,
   type FenceStore,
@@ -35,13 +37,14 @@ export {
   type FencingGuardOptions,
 } from './fencing/fencing-guard.js';
 export { type IdempotencyPart, idempotencyKey } from './fencing/idempotency-key.js';
+export type { AcquireOptions, Lease, LeaseProvider, ReleaseOptions } from './fencing/lease.js';
+export type { LeaseEventMap, LeaseStateName } from './fencing/lease-state.js';
 export {
-  type AcquireOptions,
   defaultSafetyMarginMs,
-  type Lease,
-  type LeaseProvider,
-  type ReleaseOptions,
-} from './fencing/lease.js';
+  KUBERNETES_LEASE_TIMINGS,
+  type LeaseTimings,
+  minimumSafetyMarginMs,
+} from './fencing/lease-timings.js';
 export type { SqlDialect, SqlOperator } from './fencing/sql/dialect.js';
 export type { FenceMode } from './fencing/sql/fence-verdict.js';
 export {

@@ -114,6 +114,62 @@ describe('a lease holder that stops running', () => {
     expect(await exited).toBe(0);
   });
 
+  it('etcd frozen past the renew deadline but not the TTL: jeopardy, not before its time, then safe when etcd resumes', async () => {
+    const leases = await createEtcdLeaseProvider({ hosts: etcd.endpoint });
+    providers.push(leases);
+    const lease = await leases.acquire('jeopardy', {
+      ttlMs: 3000,
+      renewDeadlineMs: 1000,
+      retryPeriodMs: 200,
+    });
+    await sleep(500);
+    const events: { name: string; at: number; state: string; code?: string }[] = [];
+    lease.on('jeopardy', (error) =>
+      events.push({ name: 'jeopardy', at: performance.now(), state: lease.state, code: error.code }),
+    );
+    lease.on('safe', () => events.push({ name: 'safe', at: performance.now(), state: lease.state }));
+    lease.on('lost', () => events.push({ name: 'lost', at: performance.now(), state: lease.state }));
+    const inJeopardy = new Promise<void>((resolve) => lease.once('jeopardy', () => resolve()));
+    const safe = new Promise<void>((resolve) => lease.once('safe', () => resolve()));
+
+    process.kill(etcd.pid, 'SIGSTOP');
+    const stoppedAt = performance.now();
+    await inJeopardy;
+    const jeopardyAtMs = lease.jeopardyAtMs; // the renew deadline that passed: no confirmation since
+    let thrown: unknown;
+    try {
+      lease.throwUnlessHeld();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'FDKIT_LEASE_JEOPARDY' });
+    expect(() => lease.throwIfLost()).not.toThrow(); // in jeopardy, not lost
+    const lostDeadline = lease.expiresAtMs;
+    await sleep(400); // still frozen, still keeping alive into the buffer
+    process.kill(etcd.pid, 'SIGCONT');
+    const resumedAt = performance.now();
+    await safe;
+
+    expect(events.map((e) => e.name)).toEqual(['jeopardy', 'safe']);
+    const [jeopardy, back] = events as [(typeof events)[0], (typeof events)[0]];
+    expect(jeopardy).toMatchObject({ state: 'jeopardy', code: 'FDKIT_LEASE_JEOPARDY' });
+    // Not before the renew deadline, which counts from a keep-alive sent before the freeze.
+    expect(jeopardy.at).toBeGreaterThanOrEqual(jeopardyAtMs);
+    expect(jeopardyAtMs).toBeLessThanOrEqual(stoppedAt + 1000);
+    expect(jeopardy.at - stoppedAt).toBeLessThan(1000 + 200);
+    // Back once etcd answers, before the lost deadline.
+    expect(back.state).toBe('held');
+    expect(back.at).toBeGreaterThanOrEqual(resumedAt);
+    expect(back.at).toBeLessThan(lostDeadline);
+    expect(lease.state).toBe('held');
+    expect(lease.lost.aborted).toBe(false);
+    console.log(
+      `etcd frozen ${(resumedAt - stoppedAt).toFixed(0)} ms: jeopardy ${(jeopardy.at - stoppedAt).toFixed(0)} ms after the freeze ` +
+        `(${(jeopardy.at - jeopardyAtMs).toFixed(1)} ms after its renew deadline), safe ${(back.at - resumedAt).toFixed(0)} ms after ` +
+        `etcd resumed, ${(lostDeadline - back.at).toFixed(0)} ms before it would have been lost`,
+    );
+  });
+
   it('cut off from a frozen etcd: lost on its own clock at its deadline, and etcd expires it on resuming', async () => {
     const [holder, successor] = [
       await createEtcdLeaseProvider({ hosts: etcd.endpoint }),

@@ -7,7 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../examples/support/etcd-server.js';
 import {
   createEtcdLeaseProvider,
+  ETCD_EPOCH_MAX,
+  type EtcdLease,
   type EtcdLeaseProviderOptions,
+  FENCING_TOKEN_MAX,
   InvalidArgumentError,
   InvalidOptionError,
   type Lease,
@@ -20,7 +23,7 @@ let etcd: EtcdServer;
 let raw: Etcd3;
 const providers: LeaseProvider[] = [];
 
-async function provider(options: Partial<EtcdLeaseProviderOptions> = {}): Promise<LeaseProvider> {
+async function provider(options: Partial<EtcdLeaseProviderOptions> = {}): Promise<LeaseProvider<EtcdLease>> {
   const p = await createEtcdLeaseProvider({ hosts: etcd.endpoint, ...options });
   providers.push(p);
   return p;
@@ -71,22 +74,36 @@ describe('EtcdLeaseProvider', () => {
     expect(lease.name).toBe('basic');
     expect(lease.ttlMs).toBe(2000);
     expect(lease.safetyMarginMs).toBe(22);
+    expect([lease.renewDeadlineMs, lease.retryPeriodMs]).toEqual([4000 / 3, 2000 / 3]); // 2/3 and 1/3 of the TTL
     const kv = await lockKey('basic');
-    expect(kv?.create_revision).toBe(lease.token.toString());
+    expect(kv?.create_revision).toBe(lease.revision.toString());
+    expect([lease.epoch, lease.token]).toEqual([0, lease.revision]);
     expect(kv?.value.toString()).toBe('worker-1');
     expect(kv?.lease).not.toBe('0');
+    expect(lease.leaseId).toBe(BigInt(kv!.lease).toString(16));
+    const { header } = await raw.get('fdkit/lease/basic').exec();
+    expect(lease.clusterId).toBe(BigInt(header.cluster_id).toString(16));
     const firstDeadline = lease.expiresAtMs;
     expect(firstDeadline - performance.now()).toBeLessThanOrEqual(2000 - 22);
+    const events: string[] = [];
+    lease.on('jeopardy', () => events.push('jeopardy')).on('safe', () => events.push('safe'));
 
     await sleep(4500); // two and a quarter TTLs
     expect(lease.lost.aborted).toBe(false);
+    expect(lease.state).toBe('held');
+    expect(events).toEqual([]); // keep-alives confirmed in time, every time
     expect(() => lease.throwIfLost()).not.toThrow();
+    expect(() => lease.throwUnlessHeld()).not.toThrow();
     expect(lease.expiresAtMs).toBeGreaterThan(firstDeadline + 2000);
     expect(lease.expiresAtMs - performance.now()).toBeLessThanOrEqual(2000 - 22);
 
+    const lostEvent = new Promise<LeaseError>((resolve) => lease.once('lost', resolve));
     await lease.release();
     expect((lease.lost.reason as LeaseError).code).toBe('FDKIT_LEASE_RELEASED');
+    expect(await lostEvent).toBe(lease.lost.reason);
+    expect(lease.state).toBe('lost');
     expect(() => lease.throwIfLost()).toThrow(LeaseError);
+    expect(() => lease.throwUnlessHeld()).toThrow(lease.lost.reason as LeaseError);
     expect(await lockKey('basic')).toBeUndefined();
     await eventually(async () => (await leaseCount()) === 0);
     await lease.release(); // again: nothing to do
@@ -173,6 +190,47 @@ describe('EtcdLeaseProvider', () => {
     );
   });
 
+  it('keeps alive every retry period: the renew deadline stays within it of the next, not before', async () => {
+    const leases = await provider();
+    const lease = await leases.acquire('timings', { ttlMs: 3000, renewDeadlineMs: 1000, retryPeriodMs: 200 });
+    expect([lease.ttlMs, lease.renewDeadlineMs, lease.retryPeriodMs]).toEqual([3000, 1000, 200]);
+    const ahead: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await sleep(130);
+      ahead.push(lease.jeopardyAtMs - performance.now());
+    }
+    // jeopardyAtMs = send time of the last confirmed keep-alive + 1000: never more than 1000 ahead, and,
+    // with one sent every 200 ms and answered within milliseconds, not much less than 800 ahead.
+    expect(Math.max(...ahead)).toBeLessThanOrEqual(1000);
+    expect(Math.min(...ahead)).toBeGreaterThan(600);
+    expect(lease.state).toBe('held');
+    console.log(
+      `retry period 200 ms: the renew deadline ${Math.min(...ahead).toFixed(0)} to ${Math.max(...ahead).toFixed(0)} ms ahead`,
+    );
+  });
+
+  it('epoch: token = epoch × 2^44 + the create revision; epochs out of range are refused', async () => {
+    const leases = await provider({ epoch: 3 });
+    const lease = await leases.acquire('epoch', { ttlMs: 1000 });
+    expect((await lockKey('epoch'))?.create_revision).toBe(lease.revision.toString());
+    expect(lease.epoch).toBe(3);
+    expect(lease.token).toBe(3n * 2n ** 44n + lease.revision);
+    const top = await (await provider({ epoch: ETCD_EPOCH_MAX })).acquire('epoch-max', { ttlMs: 1000 });
+    expect(top.token).toBeLessThanOrEqual(FENCING_TOKEN_MAX);
+    expect(top.token >> 44n).toBe(BigInt(ETCD_EPOCH_MAX));
+    for (const epoch of [-1, 1.5, ETCD_EPOCH_MAX + 1, Number.NaN]) {
+      await expect(createEtcdLeaseProvider({ hosts: etcd.endpoint, epoch })).rejects.toThrow(
+        expect.objectContaining({
+          constructor: InvalidOptionError,
+          option: 'epoch',
+          message: expect.stringMatching(
+            /^createEtcdLeaseProvider: option epoch must be an integer >= 0 and <= 524287/,
+          ),
+        }),
+      );
+    }
+  });
+
   it('rounds a TTL up to whole seconds, as etcd counts them', async () => {
     const leases = await provider();
     const a = await leases.acquire('ttl-a', { ttlMs: 1500 });
@@ -206,6 +264,9 @@ describe('EtcdLeaseProvider', () => {
     await expect(leases.acquire('', { ttlMs: 1000 })).rejects.toThrow(InvalidArgumentError);
     await expect(leases.acquire('x'.repeat(513), { ttlMs: 1000 })).rejects.toThrow(InvalidArgumentError);
     await expect(leases.acquire('ok', { ttlMs: 0 })).rejects.toThrow(/option ttlMs/);
+    await expect(leases.acquire('ok', { ttlMs: 1000, retryPeriodMs: 1000 })).rejects.toThrow(
+      /acquire: option retryPeriodMs must be less than renewDeadlineMs/,
+    );
     await leases.close();
     await expect(leases.acquire('ok', { ttlMs: 1000 })).rejects.toThrow(LifecycleError);
   });

@@ -2,7 +2,7 @@
  * A throwaway single-member etcd on 127.0.0.1, for the lease tests and the billing example: Debian's
  * `etcd-server` package (`/usr/bin/etcd`, v3.4; `.ci/run` installs it), a fresh data directory under the
  * system's temp directory, and port 0 for both the client and the peer listener, so that parallel test
- * files and runs never collide. The client port is read from etcd's own log line ("serving client
+ * files and runs never collide (a test that restarts etcd where it was passes fixed ports instead). The client port is read from etcd's own log line ("serving client
  * traffic"), which etcd writes only once the member is ready to serve.
  *
  * Raft timers are shortened (50 ms heartbeat, 500 ms election timeout): on a loopback member they cost
@@ -28,6 +28,14 @@ export interface EtcdServer {
   readonly pid: number;
   /** Stops the server and removes its data; resolves once it has exited. */
   stop(): Promise<void>;
+}
+
+/** Options of {@link startEtcd}. */
+export interface StartEtcdOptions {
+  /** The client port; default 0, any free one. */
+  readonly clientPort?: number;
+  /** The peer port; default 0. With the same ports, a restarted etcd has the same member and cluster IDs. */
+  readonly peerPort?: number;
 }
 
 const LOG_LINES_KEPT = 60;
@@ -60,7 +68,7 @@ function servingAddress(line: string): string | undefined {
  * Starts etcd and resolves once it serves clients. Rejects, with etcd's last log lines, when the binary is
  * missing, etcd exits, or it is not ready within the startup timeout.
  */
-export async function startEtcd(): Promise<EtcdServer> {
+export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdServer> {
   try {
     accessSync(ETCD_BINARY, constants.X_OK);
   } catch {
@@ -70,15 +78,17 @@ export async function startEtcd(): Promise<EtcdServer> {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'fdkit-etcd-'));
   const name = 'fdkit';
+  const client = `http://127.0.0.1:${options.clientPort ?? 0}`;
+  const peer = `http://127.0.0.1:${options.peerPort ?? 0}`;
   // biome-ignore format: flags and their values read best in pairs
   const args = [
     '--name', name,
     '--data-dir', join(dataDir, 'data'),
-    '--listen-client-urls', 'http://127.0.0.1:0',
-    '--advertise-client-urls', 'http://127.0.0.1:0',
-    '--listen-peer-urls', 'http://127.0.0.1:0',
-    '--initial-advertise-peer-urls', 'http://127.0.0.1:0',
-    '--initial-cluster', `${name}=http://127.0.0.1:0`,
+    '--listen-client-urls', client,
+    '--advertise-client-urls', client,
+    '--listen-peer-urls', peer,
+    '--initial-advertise-peer-urls', peer,
+    '--initial-cluster', `${name}=${peer}`,
     '--heartbeat-interval', '50',
     '--election-timeout', '500',
     // Its HTTP gateway would dial the advertised port 0 and complain forever; the gRPC API is all we use.

@@ -2,35 +2,34 @@
  * Leases from etcd (v3 API, through the `etcd3` client). A lease on `name` is an etcd lease with a TTL
  * plus the lock key `<keyPrefix><name>`, created in a transaction only if it does not exist
  * (`createRevision == 0`) and attached to the etcd lease, so that etcd deletes it when the lease ends.
- * The fencing token is the key's create revision: etcd's revision is a cluster-wide counter of changes to
- * the store that never goes back (its API guarantees), and the next holder can only create the key after
- * this one's is deleted, at a later revision. Not the etcd lease ID: etcd does not promise that those
- * increase.
+ * The fencing token is the key's create revision, below the provider's epoch (`etcd-token.ts`): etcd's
+ * revision is a cluster-wide counter of changes to the store that never goes back while its data lasts
+ * (its API guarantees), and the next holder can only create the key after this one's is deleted, at a
+ * later revision. Not the etcd lease ID: etcd does not promise that those increase. The epoch is for
+ * when the data does not last: raised after a wipe or a restore, it puts every new token above the old.
  *
  * A name held by someone else is waited for with a watch on the key from the revision the transaction
  * read, which misses no deletion; then the transaction is tried again (the waiters race; no queue).
  *
  * etcd counts TTLs in whole seconds, and raises a TTL to its floor (1.5 election timeouts, rounded up: 2 s
  * with the default 100 ms heartbeat and 1 s election timeout). The requested TTL is rounded up to whole
- * seconds; the lease's `ttlMs` is what etcd granted, and its deadline and keep-alives follow that.
+ * seconds; the lease's `ttlMs` is what etcd granted, and its lost deadline follows that. A renew deadline
+ * and retry period given by the caller are kept as given (checked against the requested TTL, which the
+ * grant can only exceed); left out, they are two thirds and a third of the granted TTL (`lease-timings.ts`).
  */
 import { hostname } from 'node:os';
 import type { Watcher } from 'etcd3';
 import { type Logger, pino } from 'pino';
 import { abortable } from '../abortable.js';
 import { InvalidArgumentError, InvalidOptionError, LifecycleError } from '../errors.js';
-import { checkKnownKeys } from '../options.js';
+import { checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import { type Etcd3Module, loadEtcd3, unavailable } from './etcd-client.js';
-import { EtcdLease } from './etcd-lease.js';
-import {
-  type AcquireOptions,
-  defaultSafetyMarginMs,
-  type Lease,
-  type LeaseProvider,
-  resolveAcquireOptions,
-} from './lease.js';
+import { type EtcdLease, HeldEtcdLease } from './etcd-lease.js';
+import { ETCD_EPOCH_MAX, etcdToken } from './etcd-token.js';
+import { type AcquireOptions, type LeaseProvider, resolveAcquireOptions } from './lease.js';
+import { grantedTimings } from './lease-timings.js';
 
 type Etcd3 = InstanceType<Etcd3Module['Etcd3']>;
 
@@ -46,10 +45,17 @@ export interface EtcdLeaseProviderOptions {
   readonly clock?: Clock;
   /** A pino logger; leases log through `child({ component: 'lease' })`. Silent by default. */
   readonly logger?: Logger;
+  /**
+   * The upper bits of every token, an integer from 0 to 524,287 (default 0): token = epoch × 2^44 + the
+   * lock key's create revision. Raise it by one, on every provider at once, after etcd's data was wiped
+   * or restored from a backup: etcd then hands out revisions it has handed out before, and without a
+   * higher epoch their tokens would be at most, or equal to, those of earlier holders.
+   */
+  readonly epoch?: number;
 }
 
 const OWNER = 'createEtcdLeaseProvider';
-const KNOWN = ['hosts', 'keyPrefix', 'owner', 'clock', 'logger'];
+const KNOWN = ['hosts', 'keyPrefix', 'owner', 'clock', 'logger', 'epoch'];
 /** Longest lease name, in UTF-8 bytes: a key, not a payload. */
 const NAME_BYTES_MAX = 512;
 
@@ -77,8 +83,8 @@ function checkHosts(hosts: unknown): string[] {
 }
 
 /** The etcd lease provider; see {@link createEtcdLeaseProvider}. */
-class EtcdLeaseProvider implements LeaseProvider {
-  private readonly held = new Set<EtcdLease>();
+class EtcdLeaseProvider implements LeaseProvider<EtcdLease> {
+  private readonly held = new Set<HeldEtcdLease>();
   /** Aborts every acquire still waiting when the provider closes. */
   private readonly closing = new AbortController();
   private closed = false;
@@ -90,9 +96,10 @@ class EtcdLeaseProvider implements LeaseProvider {
     private readonly log: Logger,
     private readonly keyPrefix: string,
     private readonly owner: string,
+    private readonly epoch: number,
   ) {}
 
-  async acquire(name: string, options: AcquireOptions): Promise<Lease> {
+  async acquire(name: string, options: AcquireOptions): Promise<EtcdLease> {
     if (this.closed) throw new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider is closed');
     if (typeof name !== 'string' || name === '' || Buffer.byteLength(name) > NAME_BYTES_MAX) {
       throw new InvalidArgumentError(
@@ -101,7 +108,7 @@ class EtcdLeaseProvider implements LeaseProvider {
       );
     }
     const resolved = resolveAcquireOptions('acquire', options);
-    const { ttlMs, safetyMarginMs } = resolved;
+    const { ttlMs } = resolved;
     const signal =
       resolved.signal === undefined
         ? this.closing.signal
@@ -129,17 +136,27 @@ class EtcdLeaseProvider implements LeaseProvider {
       );
       if (txn.succeeded) {
         const grantedTtlMs = Number(grant.TTL) * 1000;
-        const lease = new EtcdLease({
+        const revision = BigInt(txn.header.revision);
+        let token: bigint;
+        try {
+          token = etcdToken(name, this.epoch, revision);
+        } catch (error) {
+          this.revokeQuietly(name, grant.ID);
+          throw error;
+        }
+        const lease = new HeldEtcdLease({
           etcd: this.etcd,
           client,
           clock: this.clock,
           log: this.log,
           name,
           key,
-          token: BigInt(txn.header.revision),
+          revision,
+          epoch: this.epoch,
+          token,
+          clusterId: txn.header.cluster_id,
           leaseId: grant.ID,
-          ttlMs: grantedTtlMs,
-          safetyMarginMs: safetyMarginMs ?? defaultSafetyMarginMs(grantedTtlMs),
+          timings: grantedTimings(resolved, grantedTtlMs),
           grantSentAtMs,
           onEnd: (ended) => this.held.delete(ended),
         });
@@ -150,7 +167,17 @@ class EtcdLeaseProvider implements LeaseProvider {
         // A grant that took longer than its TTL (the caller paused) is over already: try again.
         if (lease.ended()) continue;
         this.held.add(lease);
-        this.log.info({ lease: name, token: lease.token.toString(), ttlMs: grantedTtlMs }, 'lease acquired');
+        this.log.info(
+          {
+            lease: name,
+            token: lease.token.toString(),
+            revision: revision.toString(),
+            epoch: this.epoch,
+            clusterId: lease.clusterId,
+            ttlMs: grantedTtlMs,
+          },
+          'lease acquired',
+        );
         return lease;
       }
       this.revokeQuietly(name, grant.ID);
@@ -169,7 +196,7 @@ class EtcdLeaseProvider implements LeaseProvider {
   }
 
   /** Releases `lease`, waiting at most its TTL for etcd: by then etcd has dropped it anyway. */
-  private async releaseWithin(lease: EtcdLease): Promise<void> {
+  private async releaseWithin(lease: HeldEtcdLease): Promise<void> {
     const giveUp = new AbortController();
     const timer = this.clock.setTimer(lease.ttlMs, () => giveUp.abort());
     try {
@@ -246,20 +273,26 @@ class EtcdLeaseProvider implements LeaseProvider {
  * ```ts
  * const leases = await createEtcdLeaseProvider({ hosts: 'http://127.0.0.1:2379' });
  * const lease = await leases.acquire('billing', { ttlMs: 10_000, signal: AbortSignal.timeout(60_000) });
- * console.log(lease.token); // 1234n: the lock key's create revision
+ * console.log(lease.token, lease.revision); // 1234n 1234n: epoch 0, so the token is the lock key's create revision
  * await lease.release();
  * await leases.close();
  * ```
  */
-export async function createEtcdLeaseProvider(options: EtcdLeaseProviderOptions): Promise<LeaseProvider> {
+export async function createEtcdLeaseProvider(
+  options: EtcdLeaseProviderOptions,
+): Promise<LeaseProvider<EtcdLease>> {
   checkKnownKeys(OWNER, options, KNOWN);
   const hosts = checkHosts(options.hosts);
   const keyPrefix =
     options.keyPrefix === undefined ? 'fdkit/lease/' : checkString('keyPrefix', options.keyPrefix);
   const owner =
     options.owner === undefined ? `${hostname()}/${process.pid}` : checkString('owner', options.owner);
+  const epoch =
+    options.epoch === undefined
+      ? 0
+      : checkNumber(OWNER, 'epoch', options.epoch, { min: 0, max: ETCD_EPOCH_MAX, integer: true });
   const log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'lease' });
   const etcd = await loadEtcd3();
   const client = new etcd.Etcd3({ hosts });
-  return new EtcdLeaseProvider(etcd, client, options.clock ?? systemClock, log, keyPrefix, owner);
+  return new EtcdLeaseProvider(etcd, client, options.clock ?? systemClock, log, keyPrefix, owner, epoch);
 }

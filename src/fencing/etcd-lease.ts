@@ -1,13 +1,15 @@
 /**
  * A lease held in etcd: the etcd lease (a TTL the server counts down), the lock key attached to it, and
- * the holder's side, kept on its own monotonic clock (`lease-deadline.ts`).
+ * the holder's side, kept on its own monotonic clock (`lease-state.ts`, `lease-deadline.ts`).
  *
- * Keep-alives go out every third of the TTL, as etcd's Go client sends them, on one bidirectional stream.
- * etcd answers them in order, so each answer is matched to its request's send time, and the deadline moves
- * to that send time plus the TTL less the margin. An answer with TTL 0 means etcd no longer has the lease;
+ * Keep-alives go out every retry period (by default a third of the TTL, as etcd's Go client sends them),
+ * on one bidirectional stream. etcd answers them in order, so each answer is matched to its request's send
+ * time, and the deadlines move to that send time plus the renew deadline (jeopardy) and plus the TTL less
+ * the margin (lost). An answer with TTL 0 means etcd no longer has the lease;
  * a watch on the lock key catches a deletion (an operator, or a revoke by another client) at once. A broken
  * stream is reopened until the deadline passes; the deadline does not wait for the network.
  */
+import { EventEmitter } from 'node:events';
 import type { IDuplexStream, ILeaseKeepAliveRequest, ILeaseKeepAliveResponse, Watcher } from 'etcd3';
 import type { Logger } from 'pino';
 import { abortable } from '../abortable.js';
@@ -15,8 +17,24 @@ import { LeaseError } from '../errors.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { type Etcd3Module, unavailable } from './etcd-client.js';
 import type { Lease, ReleaseOptions } from './lease.js';
-import { LeaseDeadline } from './lease-deadline.js';
+import { type LeaseEventMap, type LeaseStateName, LeaseStateTracker } from './lease-state.js';
+import type { GrantedTimings } from './lease-timings.js';
 import type { FencingToken } from './token.js';
+
+/** A lease from etcd: a {@link Lease}, and where its token comes from, for logs and operators. */
+export interface EtcdLease extends Lease {
+  /** The lock key's create revision: the token without the epoch. */
+  readonly revision: bigint;
+  /** The provider's epoch, the token's upper bits (`token = epoch × 2^44 + revision`). */
+  readonly epoch: number;
+  /**
+   * The etcd cluster ID from the response that created the lock key, in hex as etcd logs it. For logs
+   * only: etcd started again with the same flags after a wipe has the same ID (see docs/leases.md).
+   */
+  readonly clusterId: string;
+  /** The etcd lease ID, in hex as `etcdctl lease list` prints it. */
+  readonly leaseId: string;
+}
 
 type Etcd3 = InstanceType<Etcd3Module['Etcd3']>;
 type KeepAliveStream = IDuplexStream<ILeaseKeepAliveRequest, ILeaseKeepAliveResponse>;
@@ -31,26 +49,32 @@ export interface EtcdLeaseInit {
   /** The lock key, as etcd stores it. */
   readonly key: string;
   /** The lock key's create revision. */
+  readonly revision: bigint;
+  readonly epoch: number;
+  /** The fencing token, from the epoch and the revision. */
   readonly token: FencingToken;
+  /** The cluster ID of the response headers, in decimal as the client gives it. */
+  readonly clusterId: string;
   /** The etcd lease ID (an int64, in decimal). */
   readonly leaseId: string;
-  /** The TTL etcd granted, in ms. */
-  readonly ttlMs: number;
-  readonly safetyMarginMs: number;
+  /** The timings for the TTL etcd granted. */
+  readonly timings: GrantedTimings;
   /** When the grant request was sent, on `clock`. */
   readonly grantSentAtMs: number;
   /** Called once when the lease ends, for whatever reason. */
-  readonly onEnd: (lease: EtcdLease) => void;
+  readonly onEnd: (lease: HeldEtcdLease) => void;
 }
 
-/** A held etcd lease; made by the etcd lease provider, used through {@link Lease}. */
-export class EtcdLease implements Lease {
+/** A held etcd lease; made by the etcd lease provider, used through {@link EtcdLease}. */
+export class HeldEtcdLease extends EventEmitter<LeaseEventMap> implements EtcdLease {
   readonly name: string;
   readonly token: FencingToken;
-  readonly ttlMs: number;
+  readonly revision: bigint;
+  readonly epoch: number;
+  readonly clusterId: string;
+  readonly leaseId: string;
   private readonly init: EtcdLeaseInit;
-  private readonly deadline: LeaseDeadline;
-  private readonly keepAliveIntervalMs: number;
+  private readonly tracker: LeaseStateTracker;
   private stream: KeepAliveStream | undefined;
   /** Send times of the keep-alives on `stream` not answered yet, oldest first. */
   private unanswered: number[] = [];
@@ -60,38 +84,59 @@ export class EtcdLease implements Lease {
   private released: Promise<void> | undefined;
 
   constructor(init: EtcdLeaseInit) {
+    super();
     this.init = init;
     this.name = init.name;
     this.token = init.token;
-    this.ttlMs = init.ttlMs;
-    this.keepAliveIntervalMs = init.ttlMs / 3;
-    this.deadline = new LeaseDeadline(
-      init.clock,
-      init.name,
-      init.grantSentAtMs,
-      init.ttlMs,
-      init.safetyMarginMs,
-    );
-    this.deadline.signal.addEventListener('abort', () => this.shutDown(), { once: true });
+    this.revision = init.revision;
+    this.epoch = init.epoch;
+    this.clusterId = BigInt(init.clusterId).toString(16);
+    this.leaseId = BigInt(init.leaseId).toString(16);
+    this.tracker = new LeaseStateTracker(init.clock, init.name, init.grantSentAtMs, init.timings, this);
+    this.tracker.signal.addEventListener('abort', () => this.shutDown(), { once: true });
     this.openStream();
-    this.scheduleKeepAlive(init.grantSentAtMs + this.keepAliveIntervalMs - init.clock.now());
+    this.scheduleKeepAlive(init.grantSentAtMs + init.timings.retryPeriodMs - init.clock.now());
     this.watcher = this.watchKey();
   }
 
+  get ttlMs(): number {
+    return this.init.timings.ttlMs;
+  }
+
   get safetyMarginMs(): number {
-    return this.deadline.safetyMarginMs;
+    return this.init.timings.safetyMarginMs;
+  }
+
+  get renewDeadlineMs(): number {
+    return this.init.timings.renewDeadlineMs;
+  }
+
+  get retryPeriodMs(): number {
+    return this.init.timings.retryPeriodMs;
   }
 
   get expiresAtMs(): number {
-    return this.deadline.expiresAtMs;
+    return this.tracker.expiresAtMs;
+  }
+
+  get jeopardyAtMs(): number {
+    return this.tracker.jeopardyAtMs;
+  }
+
+  get state(): LeaseStateName {
+    return this.tracker.state;
   }
 
   get lost(): AbortSignal {
-    return this.deadline.signal;
+    return this.tracker.signal;
   }
 
   throwIfLost(): void {
-    this.deadline.throwIfEnded();
+    if (this.tracker.state === 'lost') throw this.tracker.signal.reason;
+  }
+
+  throwUnlessHeld(): void {
+    this.tracker.throwUnlessHeld();
   }
 
   release(options: ReleaseOptions = {}): Promise<void> {
@@ -99,22 +144,27 @@ export class EtcdLease implements Lease {
     return abortable(this.released, options.signal);
   }
 
-  /** True once the lease has ended (reading the clock, like {@link EtcdLease.throwIfLost}). */
+  /** True once the lease has ended (reading the clock, like {@link HeldEtcdLease.throwIfLost}). */
   ended(): boolean {
-    return this.deadline.ended();
+    return this.tracker.state === 'lost';
   }
 
   /** Ends the lease locally for `reason`; the first reason wins. */
   private end(reason: LeaseError): void {
-    this.deadline.end(reason);
+    this.tracker.end(reason);
   }
 
   private async deleteAndRevoke(): Promise<void> {
     this.end(new LeaseError('FDKIT_LEASE_RELEASED', this.name, `lease ${this.name} was released`));
     const { client, key } = this.init;
     try {
-      // Only while the key is still this grant's: after an expiry it may be the next holder's lock.
-      await client.if(key, 'Create', '==', this.token.toString()).then(client.delete().key(key)).commit();
+      // Only while the key is still this grant's: after an expiry it may be the next holder's lock, and
+      // after etcd lost its data the next holder's key may have been created at this same revision.
+      await client
+        .if(key, 'Create', '==', this.revision.toString())
+        .and(key, 'Lease', '==', this.init.leaseId)
+        .then(client.delete().key(key))
+        .commit();
       await this.revoke();
     } catch (error) {
       throw unavailable(this.name, 'release', error);
@@ -133,7 +183,7 @@ export class EtcdLease implements Lease {
 
   /** Runs once, when the deadline's signal aborts: stops everything in the background. */
   private shutDown(): void {
-    const reason = this.deadline.signal.reason as LeaseError;
+    const reason = this.tracker.signal.reason as LeaseError;
     this.init.log.info({ lease: this.name, token: this.token.toString(), code: reason.code }, reason.message);
     this.keepAliveTimer?.cancel();
     this.reopenTimer?.cancel();
@@ -153,7 +203,7 @@ export class EtcdLease implements Lease {
   private scheduleKeepAlive(delayMs: number): void {
     this.keepAliveTimer = this.init.clock.setTimer(delayMs, () => {
       this.sendKeepAlive();
-      this.scheduleKeepAlive(this.keepAliveIntervalMs);
+      this.scheduleKeepAlive(this.init.timings.retryPeriodMs);
     });
   }
 
@@ -171,7 +221,7 @@ export class EtcdLease implements Lease {
   private openStream(): void {
     this.init.client.leaseClient.leaseKeepAlive().then(
       (stream) => {
-        if (this.deadline.signal.aborted) {
+        if (this.tracker.signal.aborted) {
           stream.on('error', () => undefined);
           stream.cancel();
           return;
@@ -200,12 +250,12 @@ export class EtcdLease implements Lease {
       );
       return;
     }
-    this.deadline.confirm(sentAtMs, Number(response.TTL) * 1000);
+    this.tracker.confirm(sentAtMs, Number(response.TTL) * 1000);
   }
 
   /** The stream broke (or could not open): drop it and try a new one shortly, until the lease ends. */
   private streamFailed(stream: KeepAliveStream | undefined, error: unknown): void {
-    if (this.deadline.signal.aborted) return;
+    if (this.tracker.signal.aborted) return;
     if (stream !== undefined && stream !== this.stream) return;
     const broken = this.stream;
     this.stream = undefined;
@@ -213,7 +263,7 @@ export class EtcdLease implements Lease {
     this.unanswered = [];
     this.init.log.warn({ lease: this.name, err: error }, 'keep-alive stream failed; reopening');
     this.reopenTimer?.cancel();
-    this.reopenTimer = this.init.clock.setTimer(this.keepAliveIntervalMs / 4, () => this.openStream());
+    this.reopenTimer = this.init.clock.setTimer(this.init.timings.retryPeriodMs / 4, () => this.openStream());
   }
 
   /** Watches the lock key for its deletion; keep-alives would learn of it later, or never. */
@@ -222,7 +272,7 @@ export class EtcdLease implements Lease {
     const watcher = client
       .watch()
       .key(key)
-      .startRevision((this.token + 1n).toString())
+      .startRevision((this.revision + 1n).toString())
       .only('delete')
       .watcher();
     watcher.on('error', (error) =>

@@ -27,7 +27,7 @@ export class LeaseDeadline {
     private readonly name: string,
     grantSentAtMs: number,
     ttlMs: number,
-    readonly safetyMarginMs: number,
+    private readonly safetyMarginMs: number,
   ) {
     this.deadlineMs = grantSentAtMs + ttlMs - safetyMarginMs;
     this.arm();
@@ -53,11 +53,6 @@ export class LeaseDeadline {
   ended(): boolean {
     this.expireIfDue();
     return this.controller.signal.aborted;
-  }
-
-  /** Throws the `LeaseError` that ended the lease, reading the clock first. */
-  throwIfEnded(): void {
-    if (this.ended()) throw this.controller.signal.reason;
   }
 
   /** Ends the lease for `reason` (the first reason given wins) and stops the timer. */

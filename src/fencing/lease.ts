@@ -8,21 +8,25 @@
  * The holder's own view is kept as safe as a clock allows: its deadline is measured on the monotonic
  * clock from when each keep-alive was *sent* (the lock service renewed no earlier than that), less a
  * safety margin for the two clocks' rates, so that `lost` fires before the service can hand the lease to
- * anyone else, and a holder that wakes from a pause finds it lost before it acts (`throwIfLost()`).
+ * anyone else, and a holder that wakes from a pause finds it lost before it acts (`throwIfLost()`). Before
+ * that, a renewal overdue by the renew deadline puts it in jeopardy (`lease-state.ts`), in which it must
+ * not act either (`throwUnlessHeld()`). docs/leases.md has the states, the timings and what etcd gives.
  */
-import { checkKnownKeys, checkNumber } from '../options.js';
-import type { FencingToken } from './token.js';
+import type { EventEmitter } from 'node:events';
+import { checkKnownKeys } from '../options.js';
+import type { LeaseEventMap, LeaseStateName } from './lease-state.js';
+import { type CheckedTimings, checkTimings, type LeaseTimings } from './lease-timings.js';
+import type { FencingToken, TokenHolder } from './token.js';
 
-/** Options of {@link LeaseProvider.acquire}. */
-export interface AcquireOptions {
+/**
+ * Options of {@link LeaseProvider.acquire}: the timings (`ttlMs`, `renewDeadlineMs`, `retryPeriodMs`;
+ * {@link KUBERNETES_LEASE_TIMINGS} is Kubernetes' set), the safety margin and an abort signal.
+ */
+export interface AcquireOptions extends LeaseTimings {
   /**
-   * How long the lock service keeps the lease without a keep-alive, in ms. Services with coarser units
-   * round it up (etcd counts whole seconds and has a floor); {@link Lease.ttlMs} is what was granted.
-   */
-  readonly ttlMs: number;
-  /**
-   * How much earlier than the TTL the holder gives the lease up, in ms; at most half the TTL. By default
-   * {@link defaultSafetyMarginMs} of the granted TTL.
+   * How much earlier than the TTL the holder gives the lease up, in ms: at least 0.1 % of the TTL (two
+   * clocks slewed at the kernel's 500 ppm limit, in opposite directions) and at most half of it. By
+   * default {@link defaultSafetyMarginMs} of the granted TTL.
    */
   readonly safetyMarginMs?: number;
   /** Stops waiting for the lease; the call then rejects with the signal's reason and holds nothing. */
@@ -36,10 +40,13 @@ export interface ReleaseOptions {
 }
 
 /**
- * A held lease. It is kept alive in the background (every third of its TTL) until it is released or
- * lost; `lost` then aborts, with a `LeaseError` as its reason.
+ * A held lease. It is kept alive in the background (every `retryPeriodMs`) until it is released or
+ * lost. Its {@link Lease.state} is `held` while keep-alives are confirmed in time, `jeopardy` once a
+ * renewal is overdue (stop acting, it may come back), `lost` at the end; the events `jeopardy`, `safe`
+ * and `lost` announce each change (see {@link LeaseEventMap}), and `lost` also aborts, with a
+ * `LeaseError` as its reason.
  */
-export interface Lease {
+export interface Lease extends TokenHolder, EventEmitter<LeaseEventMap> {
   /** The name it was acquired under. */
   readonly name: string;
   /**
@@ -51,11 +58,25 @@ export interface Lease {
   readonly ttlMs: number;
   /** The safety margin in use, in ms. */
   readonly safetyMarginMs: number;
+  /** The renew deadline in use, in ms: how long after a confirmed keep-alive's send time it may act. */
+  readonly renewDeadlineMs: number;
+  /** The interval between keep-alives, in ms. */
+  readonly retryPeriodMs: number;
   /**
    * The provider clock's monotonic time (ms) from which this holder must consider the lease lost: the
    * send time of the last keep-alive the service confirmed, plus the TTL, less the safety margin.
    */
   readonly expiresAtMs: number;
+  /**
+   * The provider clock's monotonic time (ms) from which the lease is in jeopardy: the send time of the
+   * last keep-alive the service confirmed, plus the renew deadline.
+   */
+  readonly jeopardyAtMs: number;
+  /**
+   * `held`, `jeopardy` or `lost`, right now: reads the clock, so it is right even when the timers behind
+   * the events are late (a busy event loop, a pause).
+   */
+  readonly state: LeaseStateName;
   /** Aborts once the lease is lost or released; its reason is a `LeaseError` that says which. */
   readonly lost: AbortSignal;
   /**
@@ -64,6 +85,12 @@ export interface Lease {
    */
   throwIfLost(): void;
   /**
+   * Throws unless the lease is {@link Lease.state | held}: a `FDKIT_LEASE_JEOPARDY` `LeaseError` in
+   * jeopardy, the reason of the loss once lost. Call it right before each write; fdkit's fenced writes
+   * do when given the lease.
+   */
+  throwUnlessHeld(): void;
+  /**
    * Gives the lease up: stops the keep-alives, aborts `lost` (`FDKIT_LEASE_RELEASED`) and deletes the
    * lock, so the next acquirer need not wait for the TTL. Calling it again does nothing.
    */
@@ -71,56 +98,38 @@ export interface Lease {
 }
 
 /**
- * Grants leases on names; at most one holder per name at a time, with a fencing token per grant.
+ * Grants leases on names; at most one holder per name at a time, with a fencing token per grant. `L` is
+ * what a provider's leases offer beyond {@link Lease} (an etcd lease's revision, for one).
  *
  * @example
  * ```ts
  * const leases = await createEtcdLeaseProvider({ hosts: 'http://127.0.0.1:2379' });
- * const lease = await leases.acquire('billing', { ttlMs: 10_000 }); // waits while another holds it
- * lease.lost.addEventListener('abort', () => console.log('lost:', lease.lost.reason));
+ * const lease = await leases.acquire('billing', { ...KUBERNETES_LEASE_TIMINGS }); // waits while another holds it
+ * lease.on('jeopardy', (e) => console.log(e.message)).on('lost', (e) => console.log('lost:', e.code));
  * while (more()) {
- *   lease.throwIfLost();
+ *   lease.throwUnlessHeld(); // held, not merely not lost: a renewal is not overdue
  *   fencedUpdate(db, { table: 'invoices', set: { paid: 1 }, where: { id: next() } }, lease.token);
  * }
  * await lease.release();
  * await leases.close();
  * ```
  */
-export interface LeaseProvider {
+export interface LeaseProvider<L extends Lease = Lease> {
   /** Waits until the lease on `name` is free, takes it, and starts keeping it alive. */
-  acquire(name: string, options: AcquireOptions): Promise<Lease>;
+  acquire(name: string, options: AcquireOptions): Promise<L>;
   /** Releases every lease this provider holds and disconnects; acquiring afterwards rejects. */
   close(): Promise<void>;
 }
 
-/**
- * The default safety margin for a TTL, in ms: 1 % of it plus 2 ms, the allowance Redis's Redlock makes for
- * clock drift. Two hosts' monotonic clocks run at rates within about 100 ppm of each other (quartz), and
- * NTP slews a clock by at most 500 ppm, so 1 % covers the worst of both more than ten times over; the
- * 2 ms cover reading the clock and scheduling. A 10 s TTL gives 102 ms, a 2 s TTL 22 ms.
- */
-export function defaultSafetyMarginMs(ttlMs: number): number {
-  return Math.min(ttlMs / 2, Math.ceil(ttlMs / 100) + 2);
-}
-
-/** Acquire options after checking. */
-export interface ResolvedAcquireOptions {
-  readonly ttlMs: number;
-  /** The caller's margin; undefined for the default of the TTL that the service grants. */
-  readonly safetyMarginMs: number | undefined;
+/** Acquire options after checking; timings left out are undefined, for the defaults of the granted TTL. */
+export interface ResolvedAcquireOptions extends CheckedTimings {
   readonly signal: AbortSignal | undefined;
 }
 
-/** Longest TTL accepted, one day: a lease that outlives its holder for longer is a configuration error. */
-const TTL_MS_MAX = 86_400_000;
+const KNOWN = ['ttlMs', 'renewDeadlineMs', 'retryPeriodMs', 'safetyMarginMs', 'signal'];
 
 /** Checks the options of an `acquire` call, for `owner` (the provider's name, for messages). */
 export function resolveAcquireOptions(owner: string, options: AcquireOptions): ResolvedAcquireOptions {
-  checkKnownKeys(owner, options, ['ttlMs', 'safetyMarginMs', 'signal']);
-  const ttlMs = checkNumber(owner, 'ttlMs', options.ttlMs, { min: 1, max: TTL_MS_MAX, integer: true });
-  const safetyMarginMs =
-    options.safetyMarginMs === undefined
-      ? undefined
-      : checkNumber(owner, 'safetyMarginMs', options.safetyMarginMs, { min: 0, max: ttlMs / 2 });
-  return { ttlMs, safetyMarginMs, signal: options.signal };
+  checkKnownKeys(owner, options, KNOWN);
+  return { ...checkTimings(owner, options), signal: options.signal };
 }
