@@ -72,8 +72,10 @@ const EXACT_TYPES: Readonly<Record<SqlDialect, readonly string[]>> = {
   sqlite: ['integer'],
   // pg_typeof(): the column's type; numeric is exact too (a fractional value fails the parse instead).
   postgres: ['bigint', 'integer', 'smallint', 'numeric'],
-  // information_schema DATA_TYPE of the column.
-  mysql: ['bigint', 'int', 'mediumint', 'smallint', 'tinyint', 'decimal'],
+  // information_schema DATA_TYPE of the column. BIGINT alone: without STRICT_TRANS_TABLES in sql_mode,
+  // MySQL clamps a token too large for a narrower integer or DECIMAL column to the column's maximum, with
+  // a warning only, and every later token above that maximum passes (PostgreSQL raises an error instead).
+  mysql: ['bigint'],
 };
 
 /** True when `type`, as {@link fenceTypeExpression} reports it, compares every token exactly. */

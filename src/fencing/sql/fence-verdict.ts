@@ -1,5 +1,5 @@
 /**
- * The judgement on a fence row as the diagnosis query reads it (`fence-diagnosis-sql.ts`): why a fenced
+ * The judgement on a fence row as the diagnosis query reads it (`fenceDiagnosisSql`): why a fenced
  * statement changed nothing, or whether a claimed holder still holds. A pure function, so that the
  * asynchronous drivers, which run the SQL themselves, reach the same typed errors as better-sqlite3.
  */

@@ -240,13 +240,21 @@ export function fenceRowState(row: unknown): { type: unknown; fence: unknown } {
  * which means the row was found and a condition left it alone. When it changes more than one row and
  * `rows` is not 'many', roll back.
  *
+ * Pass `params` as they are: node-postgres (8.x) and mysql2 (3.x) send the token, a bigint, as its decimal
+ * text, which the statement casts to a 64-bit integer. (Do not map them all through `String`: that turns
+ * a null into the text 'null'.) On PostgreSQL, a TEXT fence column makes the statement itself fail, with
+ * SQLSTATE 42883 (no operator `text <= bigint`), rather than the diagnosis' FDKIT_FENCE_TYPE; on MySQL,
+ * the fence column must be BIGINT (see `judgeFence`). mysql2 counts matched rows (CLIENT_FOUND_ROWS is on
+ * by default); without that flag an update that leaves every value as it was counts 0 rows, and the
+ * diagnosis then returns as for a row left alone.
+ *
  * @example
  * ```ts
  * const { sql, params } = fencedUpdateSql(
  *   { table: 'customers', set: { plan: 'pro' }, where: { id: 7 } }, lease.token, 'postgres');
  * // UPDATE "customers" SET "plan" = $1, "fence" = CAST($2 AS BIGINT) WHERE "id" = $3
  * //   AND "fence" <= CAST($4 AS BIGINT) AND pg_typeof("fence")::text IN ('bigint', ...)
- * const { rowCount } = await pg.query(sql, params.map(String));
+ * const { rowCount } = await pg.query(sql, [...params]);
  * ```
  */
 export function fencedUpdateSql(
@@ -279,7 +287,11 @@ export function fenceDiagnosisSql(
  * The claim: raises the fence row of `target` to `token`, in one statement that matches only while the
  * fence is an exact integer not above the token (equal: this grant claimed it already). Run it when the
  * lease is acquired, before reading anything; one changed row means claimed. When it changes none (MySQL
- * also reports none for an equal token), the diagnosis and `judgeFence` in mode `claim` say why.
+ * also reports none for an equal token, unless the client sets CLIENT_FOUND_ROWS as mysql2 does by
+ * default), the diagnosis and `judgeFence` in mode `claim` say why. When the key of a custom target is
+ * not unique, the claim raises every row it matches before `judgeFence` refuses: run it in a transaction
+ * there and roll back on the error. Bind `params` as they are (see {@link fencedUpdateSql}, also for a
+ * TEXT fence column on PostgreSQL).
  */
 export function claimFenceSql(
   target: FenceTarget,
@@ -327,7 +339,10 @@ export function fenceRowSql(resource: string, dialect: SqlDialect = 'sqlite'): S
  * The verdict on the rows that {@link fenceDiagnosisSql} returned for `what`, for drivers that run the
  * statements themselves: throws the `StaleTokenError` or `FenceError` that a synchronous runner would
  * have thrown, or returns when they allow `mode`. `rows` are the driver's result rows as they come
- * (objects with `fence_type` and `fence_value`).
+ * (objects with `fence_type` and `fence_value`). A fence counts as an exact integer when its type is
+ * BIGINT, INTEGER, SMALLINT or NUMERIC in PostgreSQL (which refuses a token out of the column's range
+ * with an error), BIGINT alone in MySQL (which, without STRICT_TRANS_TABLES, clamps such a token to a
+ * narrower column's maximum in silence), and an INTEGER value in SQLite; any other is FDKIT_FENCE_TYPE.
  *
  * @example
  * ```ts
