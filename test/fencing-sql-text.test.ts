@@ -16,7 +16,8 @@ import {
 } from '../src/index.js';
 
 const PG_TYPES = `('bigint', 'integer', 'smallint', 'numeric')`;
-const MY_TYPES = `('bigint', 'int', 'mediumint', 'smallint', 'tinyint', 'decimal')`;
+// BIGINT alone: MySQL without strict mode clamps a large token into a narrower column with a warning.
+const MY_TYPES = `('bigint')`;
 const MY_TYPE = (schema: string) =>
   `(SELECT LOWER(DATA_TYPE) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ${schema} AND TABLE_NAME = ? AND COLUMN_NAME = ?)`;
 
@@ -124,7 +125,7 @@ describe('judgeFence on rows as drivers return them', () => {
   it('refuses a higher fence with the exact 64-bit values', () => {
     let error: unknown;
     try {
-      judge([row('int', '9223372036854775807')], 9223372036854775806n, 'hold', 'mysql');
+      judge([row('bigint', '9223372036854775807')], 9223372036854775806n, 'hold', 'mysql');
     } catch (e) {
       error = e;
     }
@@ -148,7 +149,10 @@ describe('judgeFence on rows as drivers return them', () => {
     expect(code([row('numeric', '3.5')])).toBe('FDKIT_FENCE_TYPE');
     expect(code([row('varchar', '3')], 'mysql')).toBe('FDKIT_FENCE_TYPE');
     expect(code([row('double', '3')], 'mysql')).toBe('FDKIT_FENCE_TYPE');
-    expect(code([row('decimal', '3')], 'mysql')).toBe('accepted');
+    expect(code([row('decimal', '3')], 'mysql')).toBe('FDKIT_FENCE_TYPE');
+    expect(code([row('int', '3')], 'mysql')).toBe('FDKIT_FENCE_TYPE');
+    expect(code([row('BIGINT', '3')], 'mysql')).toBe('accepted');
+    expect(code([row('numeric', '3')])).toBe('accepted');
     expect(code([row('bigint', '1'), row('bigint', '1')])).toBe('FDKIT_FENCE_MANY_ROWS');
   });
 
