@@ -84,8 +84,9 @@ export function judgeRows(
       throw new FenceError(
         'FDKIT_FENCE_TYPE',
         resource,
-        `${owner}: ${where} is ${String(row.type).toUpperCase()} ${JSON.stringify(String(row.fence))}, not an exact integer: ` +
-          "TEXT orders '10' before '9' and REAL rounds above 2^53, so stale tokens could pass; store it as BIGINT NOT NULL",
+        `${owner}: ${where} is ${String(row.type).toUpperCase()} ${JSON.stringify(String(row.fence))}, not an exact 64-bit integer: ` +
+          "TEXT orders '10' before '9', REAL rounds above 2^53, and MySQL clamps a token too large for a narrower column, " +
+          'so stale tokens could pass; store it as BIGINT NOT NULL',
       );
     }
     if (highest === undefined || fence > highest) highest = fence;
