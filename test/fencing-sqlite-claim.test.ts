@@ -185,7 +185,7 @@ describe('claimFence', () => {
     // As text, '10' <= '9': a plain comparison would let token 9 through after token 10.
     const text = thrown(() => claimFence(db, on(2), 9n));
     expect(text).toMatchObject({ code: 'FDKIT_FENCE_TYPE' });
-    expect((text as Error).message).toMatch(/loose\(id=2\)\.fence is TEXT "10", not an exact integer/);
+    expect((text as Error).message).toMatch(/loose\(id=2\)\.fence is TEXT "10", not an exact 64-bit integer/);
     expect(thrown(() => claimFence(db, on(3), 9007199254740992n))).toMatchObject({
       code: 'FDKIT_FENCE_TYPE',
     });
