@@ -1,6 +1,6 @@
 /**
  * fdkit: failure detection for clustered Node.js services. The package root exports the public API;
- * see DESIGN.md for the layers.
+ * see docs/design.md for the layers.
  */
 
 export { ChenDetector, type ChenOptions } from './detector/chen.js';

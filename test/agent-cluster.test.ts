@@ -1,5 +1,5 @@
 /**
- * Acceptance test of `fdkit agent` (DESIGN.md, "Command line"): five agent processes on loopback, started
+ * Acceptance test of `fdkit agent` (docs/design.md, "Command line"): five agent processes on loopback, started
  * from the build (`npm test` builds before vitest runs), with the default `lan` profile.
  *
  * - They form a cluster, and survive garbage datagrams and stream connections without a single event.
@@ -9,7 +9,7 @@
  *   `lan` bound that `expectedTiming` gives for five members (`worstCaseAllKnowMs`), which covers a
  *   crashed host. Each survivor suspects it first.
  * - A SIGTERM of a third is reported `left` by every remaining agent, and the agent exits 0.
- * - Every stdout line is a JSON event line with exactly the keys of DESIGN.md; stderr is pino JSON.
+ * - Every stdout line is a JSON event line with exactly the keys of docs/design.md; stderr is pino JSON.
  * - A port in use and a bad --bind give a message and a non-zero exit; a usage mistake exits 2.
  *
  * These are real processes on a real clock: waits are bounded polls with deadlines, and the only timing

@@ -1,5 +1,5 @@
 /**
- * `createHeartbeatMonitor({ keyring, label })` (DESIGN.md, "Wire"): monitors sharing keys and a label
+ * `createHeartbeatMonitor({ keyring, label })` (docs/design.md, "Wire"): monitors sharing keys and a label
  * hear each other over sealed heartbeats, each datagram sealed with its own nonce; a monitor with another
  * key, another label or none is dropped as `decrypt-failed` and never seen alive; keys rotate with no
  * suspicion; without a keyring the wire is unchanged; the options fail as createNode's do. On the

@@ -1,5 +1,5 @@
 /**
- * `createNode({ keyring, label })` (DESIGN.md, "Wire"): members sharing keys and a label form a cluster
+ * `createNode({ keyring, label })` (docs/design.md, "Wire"): members sharing keys and a label form a cluster
  * over sealed datagrams and streams; a member with another key, another label or none cannot join, and
  * what it sends is dropped as `decrypt-failed`; keys rotate with no suspicion; sealed datagrams stay
  * within `packetBytesMax`. On the in-memory network in virtual time, and once over real UDP.

@@ -61,7 +61,7 @@ describe('fdkit sim', () => {
     expect(existsSync(BIN)).toBe(true);
   });
 
-  it('prints one JSON report with every DESIGN.md key', () => {
+  it('prints one JSON report with every report key', () => {
     const result = baseRun();
     expect(result.status).toBe(0);
     // One document: the whole of stdout parses, and nothing follows it but the final newline.

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The sans-I/O rule of DESIGN.md, enforced: only src/runtime/system.ts may read the host's time, schedule
+ * The sans-I/O rule of docs/design.md, enforced: only src/runtime/system.ts may read the host's time, schedule
  * host timers or draw host randomness. Everything else gets a Clock and a seeded Random.
  */
 const ROOT = new URL('..', import.meta.url).pathname;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectedTiming, lan, local, profiles, Random, wan } from '../src/index.js';
 
 describe('profiles', () => {
-  it("carry memberlist's LAN defaults under DESIGN.md's field names", () => {
+  it("carry memberlist's LAN defaults under the field names of src/swim/config.ts", () => {
     expect(lan).toEqual({
       probeIntervalMs: 1000,
       probeTimeoutMs: 500,

@@ -12,7 +12,7 @@ import { checkSeed } from '../transport/resolve.js';
 import { listFlag, parseFlags, stringFlag, UsageError } from './args.js';
 import { readKeyringFile } from './keyring-file.js';
 
-/** One stdout line: the event shape of DESIGN.md. */
+/** One stdout line: the event shape of docs/design.md, "Command line". */
 export interface AgentEventLine {
   /** Wall time of the event, Unix ms. */
   readonly t: number;

@@ -1,5 +1,5 @@
 /**
- * The `keyring` and `label` options that the SWIM node and the heartbeat monitor share (DESIGN.md,
+ * The `keyring` and `label` options that the SWIM node and the heartbeat monitor share (docs/design.md,
  * "Wire"): their validation, with the same errors for both, and the sealer they configure.
  */
 import { InvalidOptionError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The report of one simulation run, with the keys of DESIGN.md. Durations are milliseconds of virtual
+ * The report of one simulation run, with the keys docs/simulator.md lists. Durations are milliseconds of virtual
  * time unless the name says otherwise.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The decoder: bytes from the network to protocol messages, or a reason to drop them. It never throws
- * (DESIGN.md, "Wire"): msgpackr's failures become `malformed`, and every field is checked for type,
+ * (docs/design.md, "Wire"): msgpackr's failures become `malformed`, and every field is checked for type,
  * range and length before any protocol object is built, so protocol code only ever sees valid messages.
  *
  * What is accepted is decided by value: any MessagePack encoding that decodes to the right type and range

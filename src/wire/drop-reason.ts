@@ -1,5 +1,5 @@
 /**
- * Why a message from the network was dropped. Nothing that arrives from the network throws (DESIGN.md,
+ * Why a message from the network was dropped. Nothing that arrives from the network throws (docs/design.md,
  * "Wire"): the decoder answers with one of these reasons instead, and the runtime counts drops by reason
  * so that an operator can tell a misconfigured peer (`unknown-version`) from a hostile or broken one
  * (`malformed`, `invalid-field`) from a network path with a small MTU (`too-large`).

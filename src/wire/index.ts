@@ -1,5 +1,5 @@
 /**
- * The wire codec of fdkit's SWIM messages and of the heartbeat monitor's heartbeats (DESIGN.md, "Wire"):
+ * The wire codec of fdkit's SWIM messages and of the heartbeat monitor's heartbeats (docs/design.md, "Wire"):
  * MessagePack through msgpackr, one versioned envelope, strict validation of everything decoded, compound
  * datagrams, and length-prefixed frames for streams. Transports import from here and stay ignorant of
  * message content.

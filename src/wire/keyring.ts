@@ -1,5 +1,5 @@
 /**
- * The keys a member encrypts and authenticates its traffic with (DESIGN.md, "Wire"), after memberlist's
+ * The keys a member encrypts and authenticates its traffic with (docs/design.md, "Wire"), after memberlist's
  * keyring: AES-256 keys, the first of which (the primary) encrypts everything sent while every installed
  * key is tried on what arrives. That split is what makes rotation possible without a partition: install
  * the new key everywhere (everyone can read it), then make it primary everywhere (everyone writes it),

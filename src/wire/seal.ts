@@ -1,5 +1,5 @@
 /**
- * Authenticated encryption of whole datagrams and stream frame bodies (DESIGN.md, "Wire"), the scheme of
+ * Authenticated encryption of whole datagrams and stream frame bodies (docs/design.md, "Wire"), the scheme of
  * memberlist's `security.go`: AES-256-GCM under the keyring's primary key, a fresh 12-byte nonce per
  * message, and the cluster label as associated data, so that a member of another cluster that happens to
  * share a key still cannot be heard. Layout of a sealed message:

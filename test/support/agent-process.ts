@@ -1,7 +1,7 @@
 /**
  * `fdkit agent` processes for the acceptance test (`test/agent-cluster.test.ts`): spawned from the build
  * (`dist/cli/main.js`), stdout read line by line and every line checked against the event shape of
- * DESIGN.md, stderr kept for diagnostics, free ports, and bounded waits. Every child is tracked so that it
+ * docs/design.md, stderr kept for diagnostics, free ports, and bounded waits. Every child is tracked so that it
  * can be killed however the test ends, and once more when the test process itself exits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -16,7 +16,7 @@ export const BIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 export const EVENT_NAMES = ['alive', 'suspect', 'dead', 'left', 'update'] as const;
 export type AgentEventName = (typeof EVENT_NAMES)[number];
 
-/** One stdout line of `fdkit agent`, as DESIGN.md gives it. */
+/** One stdout line of `fdkit agent`, as docs/design.md gives it. */
 export interface AgentLine {
   readonly t: number;
   readonly node: string;

@@ -1,5 +1,5 @@
 /**
- * Network namespaces for end-to-end tests under packet loss (DESIGN.md, "Tests and benchmarks"). The
+ * Network namespaces for end-to-end tests under packet loss (docs/design.md, "Tests and benchmarks"). The
  * kernel of the CI machine has no netem, so loss comes from an nftables rule that drops a given
  * percentage of incoming packets at random (`numgen random mod 100 < P drop`) in each host namespace.
  *
