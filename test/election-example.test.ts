@@ -1,8 +1,9 @@
 /**
  * The election example end to end (`npm run example:election`): a real etcd and three candidate
  * processes whose leader hints decide who campaigns for the lease. The killed leader is replaced by the
- * next one with a higher token; the frozen one is replaced too, and its late write is refused by the
- * journal's fence; the journal never takes a write under an older token after a newer one.
+ * next one with a higher token, which claims the journal before it writes; the frozen one is replaced
+ * too, and its late write is refused (by its own lease check at the write, or by the journal's fence that
+ * the new holder's claim raised); the journal never takes a write under an older token after a newer one.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,8 @@ const MAIN = fileURLToPath(new URL('../examples/election/main.ts', import.meta.u
 interface Summary {
   elected: { name: string; token: string }[];
   staleWritesRefused: number;
+  refusedByLease: number;
+  refusedByFence: number;
   entries: number;
   outOfOrder: number;
 }
@@ -41,6 +44,7 @@ describe('examples/election', () => {
     expect(summary.entries).toBeGreaterThan(2);
     // The frozen c2 learnt it was replaced: from the journal's refusal, or from its own lease clock.
     expect(stderr).toMatch(/c2: (write REFUSED by the journal|lease lost)/);
+    expect(summary.staleWritesRefused).toBe(summary.refusedByLease + summary.refusedByFence);
     console.log(`election example: ${stdout.trimEnd().split('\n').at(-1)}`);
   });
 });

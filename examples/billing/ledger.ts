@@ -1,14 +1,27 @@
 /**
- * The billing database of the example: customers with a monthly price, and a ledger of charges, in
- * SQLite (better-sqlite3, WAL mode, so that two worker processes can share the file).
+ * The billing database of the example: customers with a monthly price, a ledger of charges, and the
+ * `billing` row of `fdkit_fences`, in SQLite (better-sqlite3, WAL mode, so that two worker processes can
+ * share the file).
  *
- * Each customer row carries `fence`, the highest lease token that has charged it. The fenced write
- * charges a customer only through `fencedUpdate` (`... WHERE id = ? AND fence <= ?token`), first in its
- * transaction, so a refused customer rolls the whole batch back. The unfenced write is the same code
- * without that condition: what a billing job looks like when it trusts its lock.
+ * A worker bills through a {@link Billing}: read the next unbilled customers, then charge them. The
+ * claimed one (`Ledger.claim`) raises the `billing` fence to the worker's token before its first read,
+ * reads and writes in transactions that check the fence still holds that token, and charges a customer
+ * only when its idempotent transition (`billed_period IS NOT period`) changed the row. The trusting one
+ * (`Ledger.trusting`) is the same reads and writes without the claim: what a billing job looks like when
+ * it trusts its lock.
  */
 import Database from 'better-sqlite3';
-import { type FencingToken, fencedUpdate } from '../../src/index.js';
+import {
+  claimFence,
+  type FenceHolder,
+  type FencingToken,
+  fenceRowSql,
+  fenceTableSql,
+  type SqliteClaim,
+} from '../../src/index.js';
+
+/** The fence row the workers claim: one for the whole job, since the job is what the lease is for. */
+export const RESOURCE = 'billing';
 
 /** A customer to charge, as a worker reads it before doing the work. */
 export interface Customer {
@@ -16,7 +29,7 @@ export interface Customer {
   readonly monthlyCents: number;
 }
 
-/** Creates the database file with `customers` customers, none billed yet. */
+/** Creates the database file with `customers` customers, none billed yet, and the fence row at 0. */
 export function createLedger(path: string, customers: number): void {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -25,8 +38,7 @@ export function createLedger(path: string, customers: number): void {
       id INTEGER PRIMARY KEY,
       monthly_cents INTEGER NOT NULL,
       balance_cents INTEGER NOT NULL DEFAULT 0,
-      billed_period TEXT,
-      fence INTEGER NOT NULL DEFAULT 0 -- the highest lease token that wrote this row
+      billed_period TEXT
     );
     CREATE TABLE charges (
       id INTEGER PRIMARY KEY,
@@ -37,6 +49,9 @@ export function createLedger(path: string, customers: number): void {
       token INTEGER NOT NULL
     );
   `);
+  db.exec(fenceTableSql());
+  const row = fenceRowSql(RESOURCE);
+  db.prepare(row.sql).run(...row.params);
   const insert = db.prepare('INSERT INTO customers (id, monthly_cents) VALUES (?, ?)');
   db.transaction(() => {
     for (let id = 1; id <= customers; id++) insert.run(id, 900 + (id % 7) * 100);
@@ -44,73 +59,96 @@ export function createLedger(path: string, customers: number): void {
   db.close();
 }
 
+/** How one worker reads and charges, for one period. */
+export interface Billing {
+  /** The next customers not yet billed, in id order. */
+  unbilled(limit: number): Customer[];
+  /** Charges `batch` in one transaction; returns how many were charged. */
+  charge(batch: readonly Customer[]): number;
+}
+
 /** One worker's connection to the ledger. */
 export class Ledger {
   private readonly db: Database.Database;
 
-  constructor(path: string) {
+  constructor(
+    path: string,
+    private readonly period: string,
+    private readonly worker: string,
+  ) {
     this.db = new Database(path);
     // The other worker may hold the write lock for a batch; wait for it rather than fail.
     this.db.pragma('busy_timeout = 10000');
   }
 
-  /** The next customers not yet billed for `period`, in id order. */
-  unbilled(period: string, limit: number): Customer[] {
-    return this.db
-      .prepare(
-        'SELECT id, monthly_cents AS monthlyCents FROM customers WHERE billed_period IS NOT ? ORDER BY id LIMIT ?',
-      )
-      .all(period, limit) as Customer[];
-  }
-
-  /** Charges `batch` for `period` in one transaction, trusting the caller's lease. */
-  charge(batch: readonly Customer[], period: string, worker: string, token: FencingToken): void {
+  /** Billing that trusts the caller's lease: no claim, and charges whatever it is handed. */
+  trusting(token: FencingToken): Billing {
     const update = this.db.prepare(
       'UPDATE customers SET balance_cents = balance_cents + ?, billed_period = ? WHERE id = ?',
     );
-    this.db
-      .transaction(() => {
-        for (const customer of batch) {
-          update.run(customer.monthlyCents, period, customer.id);
-          this.record(customer, period, worker, token);
-        }
-      })
-      .immediate();
+    return {
+      unbilled: (limit) => this.unbilled(limit),
+      charge: (batch) =>
+        this.db
+          .transaction(() => {
+            for (const customer of batch) {
+              update.run(customer.monthlyCents, this.period, customer.id);
+              this.record(customer, token);
+            }
+            return batch.length;
+          })
+          .immediate(),
+    };
   }
 
   /**
-   * Charges `batch` for `period` in one transaction, each customer through the fenced update; throws the
-   * `StaleTokenError` of the first customer a newer token has charged, and then charges no one.
+   * Claims the `billing` fence row for `holder` (throws `StaleTokenError` when a newer token claimed it)
+   * and bills under the claim: each read and each batch's transaction first checks the lease (when
+   * `holder` is one) and that the fence still holds this token, and throws `LeaseError` or
+   * `StaleTokenError` otherwise, charging no one.
    */
-  chargeFenced(batch: readonly Customer[], period: string, worker: string, token: FencingToken): void {
-    const balance = this.db.prepare('SELECT balance_cents AS cents FROM customers WHERE id = ?');
-    this.db
-      .transaction(() => {
-        for (const customer of batch) {
-          const { cents } = balance.get(customer.id) as { cents: number };
-          fencedUpdate(
-            this.db,
-            {
+  claim(holder: FenceHolder): Billing {
+    const claim: SqliteClaim = claimFence(this.db, RESOURCE, holder);
+    const addBalance = this.db.prepare('UPDATE customers SET balance_cents = balance_cents + ? WHERE id = ?');
+    return {
+      unbilled: (limit) => claim.read(() => this.unbilled(limit)),
+      charge: (batch) =>
+        claim.transaction(() => {
+          let charged = 0;
+          for (const customer of batch) {
+            // The transition, not the read, decides whether to charge: a batch retried after a crash
+            // charges no one twice.
+            const { changes } = claim.update({
               table: 'customers',
-              set: { balance_cents: cents + customer.monthlyCents, billed_period: period },
-              where: { id: customer.id },
-            },
-            token,
-          );
-          this.record(customer, period, worker, token);
-        }
-      })
-      .immediate();
+              set: { billed_period: this.period },
+              where: { id: customer.id, billed_period: { op: 'IS NOT', value: this.period } },
+            });
+            if (changes === 0) continue;
+            addBalance.run(customer.monthlyCents, customer.id);
+            this.record(customer, claim.token);
+            charged++;
+          }
+          return charged;
+        }),
+    };
   }
 
   close(): void {
     this.db.close();
   }
 
-  private record(customer: Customer, period: string, worker: string, token: FencingToken): void {
+  private unbilled(limit: number): Customer[] {
+    return this.db
+      .prepare(
+        'SELECT id, monthly_cents AS monthlyCents FROM customers WHERE billed_period IS NOT ? ORDER BY id LIMIT ?',
+      )
+      .all(this.period, limit) as Customer[];
+  }
+
+  private record(customer: Customer, token: FencingToken): void {
     this.db
       .prepare('INSERT INTO charges (customer_id, period, cents, worker, token) VALUES (?, ?, ?, ?, ?)')
-      .run(customer.id, period, customer.monthlyCents, worker, token);
+      .run(customer.id, this.period, customer.monthlyCents, this.worker, token);
   }
 }
 

@@ -7,8 +7,12 @@
  * 1. check the lease (`throwIfLost()` reads the monotonic clock) and the hint (step down when it names
  *    someone else);
  * 2. do the work (`workMs`): the moment a pause can strike, after every check;
- * 3. write, fenced with the lease's token: a writer whose lease was taken over meanwhile is refused by
- *    the journal itself, and stops.
+ * 3. write under its claim on the journal: the lease is checked again at the moment of the write, and
+ *    the journal refuses a writer that a newer holder has claimed over; either way it stops.
+ *
+ * The claim comes first, as soon as it is elected and before it reads or writes anything: it raises the
+ * journal's fence to the new token, so an old leader that wakes afterwards is refused even if the new one
+ * has not written yet.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -16,10 +20,11 @@ import {
   createNode,
   LeaderHint,
   type Lease,
-  type LeaseError,
+  LeaseError,
   StaleTokenError,
+  type TokenHolder,
 } from '../../src/index.js';
-import { Journal } from './journal.js';
+import { type ClaimedJournal, Journal } from './journal.js';
 import type { CandidateMessage, CandidateSettings } from './messages.js';
 
 const settings = JSON.parse(process.argv[2] ?? '') as CandidateSettings;
@@ -55,20 +60,46 @@ process.on('SIGTERM', () => {
   running = false;
 });
 
+/**
+ * The lease as a fence holder, checked at the moment of each write. Until `Lease` has `throwUnlessHeld()`
+ * itself, this adapts `throwIfLost()`; then it is `lease`.
+ */
+function holderOf(lease: Lease): TokenHolder {
+  return { token: lease.token, throwUnlessHeld: () => lease.throwIfLost() };
+}
+
 /** Resolves once the hint names this member, or the candidate is stopping. */
 async function untilLeader(): Promise<void> {
   while (running && !hint.isLeader) await sleep(50);
 }
 
-/** Holds the lease and writes until it is lost, refused, or the hint names someone else. */
+/**
+ * Tells the runner why a claim or a write under it was refused; rethrows any other error. A newer holder
+ * has claimed the journal, or this one's lease is over: whatever it believed a moment ago, it stops.
+ */
+function refused(error: unknown, token: string): void {
+  if (error instanceof StaleTokenError) tell({ type: 'rejected', token, highest: error.highest.toString() });
+  else if (error instanceof LeaseError) tell({ type: 'lost', token, code: error.code, at: 'write' });
+  else throw error;
+}
+
+/** Claims the journal, then writes until the lease is lost, a write refused, or the hint names another. */
 async function serve(lease: Lease): Promise<void> {
   const token = lease.token.toString();
+  let journaled: ClaimedJournal;
+  try {
+    journaled = journal.claim(settings.name, holderOf(lease));
+  } catch (error) {
+    refused(error, token);
+    return;
+  }
+  tell({ type: 'claimed', token });
   let seq = 0;
   for (;;) {
     try {
       lease.throwIfLost();
     } catch (error) {
-      tell({ type: 'lost', token, code: (error as LeaseError).code });
+      tell({ type: 'lost', token, code: (error as LeaseError).code, at: 'check' });
       return;
     }
     if (!running) return;
@@ -79,11 +110,9 @@ async function serve(lease: Lease): Promise<void> {
     tell({ type: 'working', token });
     await sleep(settings.workMs);
     try {
-      journal.write(settings.name, lease.token, ++seq);
+      journaled.write(++seq);
     } catch (error) {
-      if (!(error instanceof StaleTokenError)) throw error;
-      // A newer holder has written: this one's lease is gone, whatever it believed a moment ago.
-      tell({ type: 'rejected', token, highest: error.highest.toString() });
+      refused(error, token);
       return;
     }
     tell({ type: 'wrote', token, seq });

@@ -1,11 +1,16 @@
 /**
  * The resource the elected leader writes to: a journal in SQLite (better-sqlite3, WAL mode, shared by the
  * candidate processes). One row stands for the resource and carries its `fence`, the highest lease token
- * that has written; every write goes through `fencedUpdate` on that row first, in the same transaction
- * as the journal entry, so a writer whose token is older than the fence writes nothing at all.
+ * that has claimed it. Each newly elected candidate claims that row (`claimFence`) before it reads or
+ * writes anything, and writes under the claim: every transaction first checks, with the database's write
+ * lock held, that the fence still holds its token, so a writer that a newer one has claimed over writes
+ * nothing at all, even if the newer one has not written yet.
  */
 import Database from 'better-sqlite3';
-import { type FencingToken, fencedUpdate } from '../../src/index.js';
+import { claimFence, type FenceHolder, type SqliteClaim } from '../../src/index.js';
+
+/** The journal's fence row: the resource row itself, keyed by its id. */
+const RESOURCE = { table: 'resource', key: { id: 1 } } as const;
 
 /** Creates the journal file: the resource row, no entry yet. */
 export function createJournal(path: string): void {
@@ -16,7 +21,8 @@ export function createJournal(path: string): void {
       id INTEGER PRIMARY KEY,
       holder TEXT,
       seq INTEGER NOT NULL DEFAULT 0,
-      fence INTEGER NOT NULL DEFAULT 0 -- the highest lease token that wrote
+      -- the highest lease token that claimed the journal; an integer, so tokens compare as numbers
+      fence INTEGER NOT NULL DEFAULT 0 CHECK (typeof(fence) = 'integer')
     );
     INSERT INTO resource (id) VALUES (1);
     CREATE TABLE entries (
@@ -27,6 +33,15 @@ export function createJournal(path: string): void {
     );
   `);
   db.close();
+}
+
+/** The journal as one elected holder writes it, under its claim. */
+export interface ClaimedJournal {
+  /**
+   * Appends an entry; throws `StaleTokenError` once a newer holder has claimed the journal, or the
+   * holder's `LeaseError` once its lease is no longer held, and then writes nothing.
+   */
+  write(seq: number): void;
 }
 
 /** One candidate's connection to the journal. */
@@ -40,12 +55,19 @@ export class Journal {
     this.insert = this.db.prepare('INSERT INTO entries (holder, token, seq) VALUES (?, ?, ?)');
   }
 
-  /** Appends an entry under `token`; throws `StaleTokenError` (and writes nothing) if a newer one wrote. */
-  write(holder: string, token: FencingToken, seq: number): void {
-    this.db.transaction(() => {
-      fencedUpdate(this.db, { table: 'resource', set: { holder, seq }, where: { id: 1 } }, token);
-      this.insert.run(holder, token, seq);
-    })();
+  /**
+   * Claims the journal for `holder`'s token, as soon as it is elected: throws `StaleTokenError` when a
+   * newer token claimed it already.
+   */
+  claim(name: string, holder: FenceHolder): ClaimedJournal {
+    const claim: SqliteClaim = claimFence(this.db, RESOURCE, holder);
+    return {
+      write: (seq) =>
+        claim.transaction(() => {
+          claim.update({ table: 'resource', set: { holder: name, seq }, where: { id: 1 } });
+          this.insert.run(name, claim.token, seq);
+        }),
+    };
   }
 
   close(): void {

@@ -7,12 +7,14 @@
  * 2. c1 is killed (SIGKILL): every hint moves to c2 within a second; c2 campaigns, and wins once c1's
  *    lease has run out in etcd, with a higher token;
  * 3. c2 is frozen (SIGSTOP) in the middle of a write's work, for longer than its lease: the hints move to
- *    c3, which wins the lease and writes;
- * 4. c2 wakes (SIGCONT) and finishes its write: the journal refuses it, because c3's higher token has
- *    written there, and c2 stops.
+ *    c3, which wins the lease, claims the journal (raises its fence row to c3's token) and writes;
+ * 4. c2 wakes (SIGCONT) and finishes its write, which is refused and writes nothing: by c2's own lease
+ *    check at the moment of the write (it reads the clock), or, had the pause fallen after that check,
+ *    inside the database call, by the journal's fence, which c3's claim raised; c2 stops.
  *
- * The hint gives liveness (someone campaigns soon after the leader goes); only the fence gives safety (a
- * leader that does not know it was replaced cannot write). Progress on stderr; the last stdout line is a
+ * Every newly elected candidate claims the journal before it reads or writes, and writes under that
+ * claim. The hint gives liveness (someone campaigns soon after the leader goes); only the lease and the
+ * fence give safety (a leader that does not know it was replaced cannot write). Progress on stderr; the last stdout line is a
  * JSON summary. Every wait is bounded: it ends by itself, in about 15 s on a quiet machine.
  *
  *   npm run example:election
@@ -91,8 +93,12 @@ function describe(message: CandidateMessage): string {
       return `wrote entry ${message.seq} under token ${message.token}`;
     case 'rejected':
       return `write REFUSED by the journal: token ${message.token}, the journal has seen ${message.highest}; stops`;
+    case 'claimed':
+      return `claims the journal: its fence now holds token ${message.token}`;
     case 'lost':
-      return `lease lost (${message.code})`;
+      return message.at === 'write'
+        ? `lease lost (${message.code}), found by its own check at the write, which wrote nothing; stops`
+        : `lease lost (${message.code})`;
     case 'stepped-down':
       return `steps down, hint names ${message.leader}`;
   }
@@ -204,14 +210,15 @@ async function main(): Promise<number> {
   const elected = candidates.flatMap((c) =>
     c.heard.flatMap((h) => (h.message.type === 'elected' ? [{ name: c.name, token: h.message.token }] : [])),
   );
-  const refused = candidates.reduce(
-    (n, c) => n + c.heard.filter((h) => h.message.type === 'rejected').length,
-    0,
-  );
+  const count = (test: (message: CandidateMessage) => boolean): number =>
+    candidates.reduce((n, c) => n + c.heard.filter((h) => test(h.message)).length, 0);
+  // A stale write is refused by the writer's own lease check at the write, or by the journal's fence.
+  const refusedByLease = count((m) => m.type === 'lost' && m.at === 'write');
+  const refusedByFence = count((m) => m.type === 'rejected');
   for (const line of problems) process.stdout.write(`problem: ${line}\n`);
   process.stdout.write(`journal: ${JSON.stringify(journal.byHolder)}\n`);
   process.stdout.write(
-    `${JSON.stringify({ elected, staleWritesRefused: refused, entries: journal.entries, outOfOrder: journal.outOfOrder })}\n`,
+    `${JSON.stringify({ elected, staleWritesRefused: refusedByLease + refusedByFence, refusedByLease, refusedByFence, entries: journal.entries, outOfOrder: journal.outOfOrder })}\n`,
   );
   return problems.length === 0 && journal.outOfOrder === 0 ? 0 : 1;
 }

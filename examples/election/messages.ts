@@ -25,7 +25,14 @@ export type CandidateMessage =
   | { readonly type: 'working'; readonly token: string }
   | { readonly type: 'wrote'; readonly token: string; readonly seq: number }
   | { readonly type: 'rejected'; readonly token: string; readonly highest: string }
-  | { readonly type: 'lost'; readonly token: string; readonly code: string }
+  | { readonly type: 'claimed'; readonly token: string }
+  | {
+      readonly type: 'lost';
+      readonly token: string;
+      readonly code: string;
+      /** Found by the check before the work, or by the lease check at the moment of the write. */
+      readonly at: 'check' | 'write';
+    }
   | { readonly type: 'stepped-down'; readonly token: string; readonly leader: string };
 
 export function isCandidateMessage(value: unknown): value is CandidateMessage {
