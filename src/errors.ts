@@ -167,7 +167,7 @@ export class StaleTokenError extends Error {
 
   constructor(resource: string, token: bigint, highest: bigint, options?: ErrorOptions) {
     super(
-      `stale fencing token ${token} for ${resource}: it has seen token ${highest}, so a newer lease holder has written there`,
+      `stale fencing token ${token} for ${resource}: it has seen token ${highest}, so a newer lease holder has claimed or written it`,
       options,
     );
     this.resource = resource;

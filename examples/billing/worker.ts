@@ -17,13 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  createEtcdLeaseProvider,
-  type Lease,
-  LeaseError,
-  StaleTokenError,
-  type TokenHolder,
-} from '../../src/index.js';
+import { createEtcdLeaseProvider, type Lease, LeaseError, StaleTokenError } from '../../src/index.js';
 import { type Billing, type Customer, Ledger } from './ledger.js';
 import type { GoMessage, RefusedBy, Step, WorkerMessage, WorkerSettings } from './messages.js';
 
@@ -36,10 +30,6 @@ const tell = (message: WorkerMessage): void => {
  * The lease as a fence holder, checked at the moment of each write. Until `Lease` has `throwUnlessHeld()`
  * itself, this adapts `throwIfLost()`; then it is `lease`.
  */
-function holderOf(lease: Lease): TokenHolder {
-  return { token: lease.token, throwUnlessHeld: () => lease.throwIfLost() };
-}
-
 let releaseGo: (() => void) | undefined;
 process.on('message', (message: unknown) => {
   if ((message as GoMessage | undefined)?.type !== 'go') return;
@@ -100,7 +90,7 @@ await step(lease, 'acquired');
 const billing: Billing =
   settings.mode === 'unfenced'
     ? ledger.trusting(lease.token)
-    : ledger.claim(settings.mode === 'fenced' ? holderOf(lease) : lease.token);
+    : ledger.claim(settings.mode === 'fenced' ? lease : lease.token);
 await step(lease, 'claimed');
 
 let reason: 'done' | 'lease lost' | 'refused' = 'done';

@@ -22,7 +22,6 @@ import {
   type Lease,
   LeaseError,
   StaleTokenError,
-  type TokenHolder,
 } from '../../src/index.js';
 import { type ClaimedJournal, Journal } from './journal.js';
 import type { CandidateMessage, CandidateSettings } from './messages.js';
@@ -64,10 +63,6 @@ process.on('SIGTERM', () => {
  * The lease as a fence holder, checked at the moment of each write. Until `Lease` has `throwUnlessHeld()`
  * itself, this adapts `throwIfLost()`; then it is `lease`.
  */
-function holderOf(lease: Lease): TokenHolder {
-  return { token: lease.token, throwUnlessHeld: () => lease.throwIfLost() };
-}
-
 /** Resolves once the hint names this member, or the candidate is stopping. */
 async function untilLeader(): Promise<void> {
   while (running && !hint.isLeader) await sleep(50);
@@ -88,7 +83,7 @@ async function serve(lease: Lease): Promise<void> {
   const token = lease.token.toString();
   let journaled: ClaimedJournal;
   try {
-    journaled = journal.claim(settings.name, holderOf(lease));
+    journaled = journal.claim(settings.name, lease);
   } catch (error) {
     refused(error, token);
     return;
