@@ -27,6 +27,16 @@ export {
   StaleTokenError,
   TraceFormatError,
 } from './errors.js';
+export {
+  type CasClaim,
+  type CasStore,
+  type CasVersion,
+  type ClaimCasOptions,
+  claimCas,
+  type FencedRecord,
+  MemoryCasStore,
+  type Versioned,
+} from './fencing/cas/index.js';
 export { createEtcdLeaseProvider, type EtcdLeaseProviderOptions } from './fencing/etcd-lease-provider.js';
 export {
   type FencedUpdate,
