@@ -33,6 +33,7 @@ export {
   type CasVersion,
   type ClaimCasOptions,
   claimCas,
+  EtcdCasStore,
   type FencedRecord,
   MemoryCasStore,
   type Versioned,
