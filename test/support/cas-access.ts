@@ -18,38 +18,40 @@ export interface FencedAccess<V> {
 
 export type AccessMode = 'claim' | 'write-time';
 
-/** Starts `token`'s access to `key`, the record being created with `initial` if it is missing. */
+/**
+ * Starts `token`'s access to `key`, the record being created with `initial` if it is missing; each write
+ * tries at most `maxAttempts` compare-and-sets.
+ */
 export function access<V>(
   mode: AccessMode,
   store: CasStore<V>,
   key: string,
   token: bigint,
   initial: V,
+  maxAttempts = 10,
 ): Promise<FencedAccess<V>> {
   return mode === 'claim'
-    ? claimCas(store, key, token, { initial })
-    : fencedAtWrite(store, key, token, initial);
+    ? claimCas(store, key, token, { initial, maxAttempts })
+    : fencedAtWrite(store, key, token, initial, maxAttempts);
 }
-
-/** Bounds the write loop, as claimCas bounds its own; the tests never come near it. */
-const ATTEMPTS = 10;
 
 async function fencedAtWrite<V>(
   store: CasStore<V>,
   key: string,
   token: bigint,
   initial: V,
+  maxAttempts: number,
 ): Promise<FencedAccess<V>> {
   return {
     read: async () => (await store.read(key))?.value ?? initial,
     update: async (fn) => {
-      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      for (let attempt = 0; attempt < maxAttempts; attempt++) {
         const record = await store.read(key);
         if (record !== undefined && record.fence > token) throw new StaleTokenError(key, token, record.fence);
         const next = fn(record?.value ?? initial);
         if (await store.compareAndSet(key, record?.version, { fence: token, value: next })) return next;
       }
-      throw new Error(`fencedAtWrite: ${ATTEMPTS} conflicts in a row`);
+      throw new Error(`fencedAtWrite: ${maxAttempts} conflicts in a row`);
     },
   };
 }
