@@ -317,12 +317,32 @@ describe('claimCas misuse', () => {
     [{ maxAttempts: 2.5 }, 'FDKIT_INVALID_OPTION', 'maxAttempts', 'got 2.5'],
     [{ maxAttempts: '3' }, 'FDKIT_INVALID_OPTION', 'maxAttempts', 'got "3"'],
     [{ signal: {} }, 'FDKIT_INVALID_OPTION', 'signal', 'must be an AbortSignal, got a value of type object'],
-    [{ initial: null }, 'FDKIT_INVALID_OPTION', 'initial', 'must not be null'],
   ])('options %o are an InvalidOptionError %s for %s', async (options, code, option, message) => {
     const error = await rejection(claimCas(store, 'r', 1n, options as ClaimCasOptions<string>));
     expect(error).toBeInstanceOf(InvalidOptionError);
     expect(error).toMatchObject({ code, option });
     expect((error as Error).message).toContain(message);
+  });
+
+  it('a null initial is a value: the record is created holding null', async () => {
+    // Bug caught: the options check's "null means left out" rule applied to a value to store.
+    const memory = new MemoryCasStore<string | null>();
+    const claim = await claimCas(memory, 'r', 1n, { initial: null });
+    expect(await claim.read()).toBeNull();
+    const error = await rejection(
+      claimCas(memory, 'r', 1n, { signal: null } as unknown as ClaimCasOptions<null>),
+    );
+    expect(error).toMatchObject({ code: 'FDKIT_INVALID_OPTION', option: 'signal' });
+  });
+
+  it('update refuses an fn that returns a promise: a store would serialise the promise', async () => {
+    // Bug caught: an async fn whose promise EtcdCasStore would store as {}, erasing the value.
+    const memory = await storeWith(1n, 'v');
+    const claim = await claimCas(memory, 'r', 1n);
+    const error = await rejection(claim.update((async () => 'w') as unknown as (v: string) => string));
+    expect(error).toMatchObject({ argument: 'fn' });
+    expect((error as Error).message).toContain('fn returned a promise; fn must be synchronous');
+    expect((await memory.read('r'))?.value).toBe('v');
   });
 
   it('update refuses an fn that is not a function, and an fn that returns undefined writes nothing', async () => {

@@ -22,7 +22,7 @@ export interface ClaimCasOptions<V> {
   /**
    * The value to create the record with when the key has none. Without it a missing record is a
    * `FenceError` (`FDKIT_FENCE_MISSING`): a resource that should exist and does not is usually a
-   * misspelt key or lost data, not a fresh start.
+   * misspelt key or lost data, not a fresh start. `null` is a value like any other here.
    */
   readonly initial?: V;
   /**
@@ -52,7 +52,7 @@ export interface CasClaim<V> {
    * Replaces the value with `fn(value)`, in a compare-and-set against the version read, and resolves
    * with the new value. `fn` must be a pure function of its argument: it runs again on the fresh value
    * when another write came between, and its result is discarded when the claim turns out stale. It must
-   * not return `undefined`.
+   * be synchronous, and not return `undefined`.
    */
   update(fn: (value: V) => V): Promise<V>;
 }
@@ -119,7 +119,9 @@ export async function claimCas<V>(
 ): Promise<CasClaim<V>> {
   checkArguments(store, key);
   const { token, check } = resolveHolder(OWNER, holder);
-  checkKnownKeys(OWNER, options, KNOWN);
+  // A null initial is a value to store (JSON has it), not an option left out, which is all that
+  // checkKnownKeys means to refuse with null.
+  checkKnownKeys(OWNER, options?.initial === null ? { ...options, initial: undefined } : options, KNOWN);
   const maxAttempts =
     options.maxAttempts === undefined
       ? MAX_ATTEMPTS_DEFAULT
@@ -185,6 +187,13 @@ class Claim<V> implements CasClaim<V> {
         throw new InvalidArgumentError(
           'fn',
           `${owner}: fn returned undefined; return the new value (a record cannot hold undefined)`,
+        );
+      }
+      if (typeof (next as { then?: unknown } | null)?.then === 'function') {
+        // A store would serialise the promise itself (JSON makes it {}), silently erasing the value.
+        throw new InvalidArgumentError(
+          'fn',
+          `${owner}: fn returned a promise; fn must be synchronous, as it may run more than once`,
         );
       }
       this.check();
