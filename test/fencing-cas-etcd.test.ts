@@ -88,7 +88,7 @@ describe('EtcdCasStore', () => {
     ['a fence of 20 digits', '{"fence":"18446744073709551616","value":1}', 'FDKIT_FENCE_TYPE'],
     ['a fence above 2^63 - 1', '{"fence":"9223372036854775808","value":1}', 'FDKIT_FENCE_TYPE'],
   ])(
-    'a value left by another writer with %s is a FenceError %s, and nothing is written',
+    'a value left by another writer with %s (%s) is a FenceError %s, and nothing is written',
     async (_, raw, code) => {
       // Bug caught: a store that decodes such a fence to NaN, a number or 0n, and so lets an older token through.
       const store = freshStore<Json>();

@@ -374,7 +374,7 @@ describe('claimCas over a broken store', () => {
     ['no fence', { value: 'v', version: 'a' }, 'FDKIT_FENCE_NULL'],
     ['a number version', { fence: 1n, value: 'v', version: 3 }, 'FDKIT_FENCE_STORE'],
     ['no value', { fence: 1n, version: 'a' }, 'FDKIT_FENCE_STORE'],
-  ])('a read that returns %s is a FenceError %s, and nothing is written', async (_, record, code) => {
+  ])('a read that returns %s (%o) is a FenceError %s, and nothing is written', async (_, record, code) => {
     // Bug caught: `3 > 2n` is true in JavaScript, so a number fence would pass every check until 2^53.
     const { store, calls } = fakeStore(async () => record);
     const error = await expectFenceError(claimCas(store, 'acct', 2n), code as FenceErrorCode);
