@@ -27,6 +27,17 @@ export {
   StaleTokenError,
   TraceFormatError,
 } from './errors.js';
+export {
+  type CasClaim,
+  type CasStore,
+  type CasVersion,
+  type ClaimCasOptions,
+  claimCas,
+  EtcdCasStore,
+  type FencedRecord,
+  MemoryCasStore,
+  type Versioned,
+} from './fencing/cas/index.js';
 export type { EtcdLease } from './fencing/etcd-lease.js';
 export { createEtcdLeaseProvider, type EtcdLeaseProviderOptions } from './fencing/etcd-lease-provider.js';
 export { ETCD_EPOCH_MAX } from './fencing/etcd-token.js';
