@@ -45,28 +45,13 @@ import { planFaults, type SlowCpuFault } from '../src/sim/faults.js';
 import type { NetworkModel } from '../src/sim/network.js';
 import { Simulation } from '../src/sim/simulation.js';
 import type { SwimConfig } from '../src/swim/config.js';
-import {
-  burstEnterFor,
-  type FalsePositiveRatio,
-  falsePositiveRatio,
-  formatSpread,
-  type Spread,
-  spread,
-  total,
-} from './support/aggregate.js';
+import { burstEnterFor, type FalsePositiveRatio, falsePositiveRatio } from './support/aggregate.js';
 import { sourceState } from './support/dist.js';
-import { markdownTable } from './support/markdown-table.js';
-import {
-  machine,
-  parseFlags,
-  progress,
-  round,
-  formatTable as table,
-  toJson,
-  usageError,
-  writeResult,
-} from './support/report.js';
+import { benchFlags, numberFlag, stringFlag, usageError } from './support/flags.js';
+import { fixedDigits, formatSpread, markdownTable, formatTable as table } from './support/format.js';
+import { machine, progress, toJson, writeResult } from './support/report.js';
 import { EventTally, type FalsePositiveCounts, type RunTally } from './support/sim-tally.js';
+import { round, type Spread, spread, total } from './support/stats.js';
 import { barChart, type LineSeries, lineChart, PALETTE } from './support/svg-chart.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -144,35 +129,37 @@ interface Settings {
   readonly worker: boolean;
 }
 
+const USAGE =
+  'usage: tsx bench/swim-sweeps.ts [--quick] [--only sweeps|lifeguard] [--seeds N] [--lifeguard-seeds N] [--time-limit-s S] [--jobs N] [--json]';
+
 function settings(argv: readonly string[]): Settings {
-  const usage =
-    'usage: tsx bench/swim-sweeps.ts [--quick] [--only sweeps|lifeguard] [--seeds N] [--lifeguard-seeds N] [--time-limit-s S] [--jobs N] [--json]';
-  const f = parseFlags(argv, usage, {
-    quick: 'boolean',
-    only: 'string',
-    seeds: 'number',
-    'lifeguard-seeds': 'number',
-    'time-limit-s': 'number',
-    jobs: 'number',
-    json: 'boolean',
-    worker: 'boolean',
+  const f = benchFlags('bench/swim-sweeps.ts', USAGE, argv, {
+    quick: { kind: 'boolean' },
+    only: { kind: 'string' },
+    seeds: { kind: 'integer', min: 1, max: 100 },
+    'lifeguard-seeds': { kind: 'integer', min: 1, max: 500 },
+    'time-limit-s': { kind: 'number', min: 0 },
+    jobs: { kind: 'integer', min: 1, max: 64 },
+    json: { kind: 'boolean' },
+    worker: { kind: 'boolean' },
   });
-  const base = f.quick === true ? QUICK : FULL;
-  const only = (f.only as string | undefined) ?? 'all';
-  const fail = (message: string): never => usageError(message, usage);
-  if (only !== 'all' && only !== 'sweeps' && only !== 'lifeguard') fail('--only: sweeps or lifeguard');
+  const base = f.has('quick') ? QUICK : FULL;
+  const only = stringFlag(f, 'only') ?? 'all';
+  if (only !== 'all' && only !== 'sweeps' && only !== 'lifeguard')
+    usageError(`--only: sweeps or lifeguard, got '${only}'`, USAGE);
   const mode: Mode = {
     ...base,
-    seeds: (f.seeds as number | undefined) ?? base.seeds,
-    lifeguardSeeds: (f['lifeguard-seeds'] as number | undefined) ?? base.lifeguardSeeds,
-    timeLimitS: (f['time-limit-s'] as number | undefined) ?? base.timeLimitS,
+    seeds: numberFlag(f, 'seeds', base.seeds),
+    lifeguardSeeds: numberFlag(f, 'lifeguard-seeds', base.lifeguardSeeds),
+    timeLimitS: numberFlag(f, 'time-limit-s', base.timeLimitS),
   };
-  if (!Number.isInteger(mode.seeds) || mode.seeds < 1 || mode.seeds > 100) fail('--seeds: 1 to 100');
-  if (!Number.isInteger(mode.lifeguardSeeds) || mode.lifeguardSeeds < 1 || mode.lifeguardSeeds > 500)
-    fail('--lifeguard-seeds: 1 to 500');
-  const jobs = (f.jobs as number | undefined) ?? Math.min(2, availableParallelism());
-  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) fail('--jobs: 1 to 64');
-  return { mode, only: only as Settings['only'], json: f.json === true, jobs, worker: f.worker === true };
+  return {
+    mode,
+    only,
+    json: f.has('json'),
+    jobs: numberFlag(f, 'jobs', Math.min(2, availableParallelism())),
+    worker: f.has('worker'),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -757,8 +744,8 @@ async function runLifeguard(
 // ---------------------------------------------------------------------------------------------------
 // Output: markdown, charts, stdout table.
 
-const s1 = (x: Spread): string => formatSpread(x, 1000, 1);
-const n0 = (x: Spread): string => formatSpread(x, 1, 0);
+const s1 = (x: Spread): string => formatSpread(x, fixedDigits(1, 1000));
+const n0 = (x: Spread): string => formatSpread(x, fixedDigits(0));
 
 function sweepTable(points: readonly PointResult[]): string {
   const header = [
@@ -785,7 +772,7 @@ function sweepTable(points: readonly PointResult[]): string {
     n0(p.falseAccusations),
     n0(p.falseSuspicions),
     n0(p.falseDeaths),
-    formatSpread(p.msgsPerNodePerSec, 1, 2),
+    formatSpread(p.msgsPerNodePerSec, fixedDigits(2)),
   ]);
   return markdownTable(header, rows);
 }

@@ -1,7 +1,10 @@
 /**
- * The flag parser of the CLI (`src/cli/args.ts`, on `node:util`'s `parseArgs`): usage errors name the
- * flag and the value received.
+ * The one flag parser of the CLI and the benches (`src/cli/args.ts`, on `node:util`'s `parseArgs`), and
+ * the benches' wrapper of it (`bench/support/flags.ts`): usage errors name the flag and the value
+ * received.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type FlagSpec, listFlag, numberFlag, parseFlags, stringFlag, UsageError } from '../src/cli/args.js';
 
@@ -75,5 +78,30 @@ describe('parseFlags', () => {
     [['--json=yes'], "fdkit test: flag --json takes no value, got 'yes'"],
   ])('refuses %j: %s', (argv, message) => {
     expect(usage(argv)).toContain(message);
+  });
+});
+
+describe('a bench command line', () => {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  const bench = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'bench/resurrections.ts', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  it('exits 2 on a mistake, naming the flag and the value, with the usage, before running anything', () => {
+    const run = bench('--quick=1');
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      "bench/resurrections.ts: flag --quick takes no value, got '1'\nusage: npx tsx bench/resurrections.ts [--quick] [--json]\n",
+    );
+  });
+
+  it('prints the usage on --help and exits 0', () => {
+    const run = bench('--help');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('usage: npx tsx bench/resurrections.ts [--quick] [--json]\n');
   });
 });
