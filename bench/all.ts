@@ -3,7 +3,7 @@
  *
  * 1. micro benchmarks: the detectors (`bench/detectors.ts`) and the wire codec (`bench/codec.ts`);
  * 2. the simulator at n = 100, 1,000 and 10,000 (`bench/sim-scale.ts`);
- * 3. the SWIM sweeps and Lifeguard on/off in the simulator (`bench/swim-sweeps.ts`, in its quick mode;
+ * 3. the SWIM sweeps and Lifeguard on/off in the simulator (`bench/swim-sweeps/main.ts`, in its quick mode;
  *    run it alone for the full sweeps);
  * 4. a real cluster on loopback: per-member cost of 20 members (`bench/cluster-load.ts`) and the pings
  *    one member answers (`bench/node-throughput.ts`).
@@ -65,7 +65,7 @@ const STEPS: readonly Step[] = [
   {
     name: 'swim-sweeps',
     title: 'SWIM sweeps and Lifeguard on/off (simulator, quick mode)',
-    script: 'swim-sweeps.ts',
+    script: 'swim-sweeps/main.ts',
     // The full sweeps take longer than the whole budget: `npm run bench:sweeps` runs them.
     args: () => ['--quick'],
     results: ['swim-sweeps-quick.json', 'swim-sweeps-quick-runs.json', 'swim-sweeps-quick.md'],
