@@ -5,10 +5,16 @@
  * Usage: `npx tsx bench/adaptive-timeout.ts [--quick]`; a table on stdout, JSON in
  * `bench/results/adaptive-timeout.json`, progress on stderr.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { Simulation } from '../src/sim/simulation.js';
+import { benchFlags } from './support/flags.js';
+import { formatTable } from './support/format.js';
+import { writeResult } from './support/report.js';
+import { median } from './support/stats.js';
 
-const quick = process.argv.includes('--quick');
+const USAGE = 'usage: npx tsx bench/adaptive-timeout.ts [--quick]';
+const quick = benchFlags('bench/adaptive-timeout.ts', USAGE, process.argv.slice(2), {
+  quick: { kind: 'boolean' },
+}).has('quick');
 const SEEDS = quick ? [1, 2] : [1, 2, 3, 4, 5, 6];
 const NODES = quick ? 50 : 100;
 const SECONDS = 120;
@@ -58,11 +64,6 @@ function run(scenario: Scenario, adaptive: boolean): Totals {
   return totals;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-}
-
 const results = scenarios.map((scenario) => {
   const fixed = run(scenario, false);
   const adaptive = run(scenario, true);
@@ -77,26 +78,35 @@ const results = scenarios.map((scenario) => {
   };
 });
 
-const lines = [
-  `adaptive vs fixed probe timeout: ${NODES} members, ${SECONDS} s, seeds ${SEEDS.join(',')}, 3 crashes each`,
-  'scenario                           timeout    false susp.  false deaths  first suspicion p50 (ms)  msgs/member/s',
+const rows = results.flatMap((r) => [
+  ...(
+    [
+      ['fixed', r.fixed],
+      ['adaptive', r.adaptive],
+    ] as const
+  ).map(([label, t]) => [
+    r.scenario,
+    label,
+    String(t.suspicions),
+    String(t.deaths),
+    t.firstSuspectMedianMs.toFixed(0),
+    t.msgsMedian.toFixed(2),
+  ]),
+  ['', 'ratio', (r.adaptive.suspicions / Math.max(1, r.fixed.suspicions)).toFixed(2), '', '', ''],
+]);
+const header = [
+  'scenario',
+  'timeout',
+  'false susp.',
+  'false deaths',
+  'first suspicion p50 (ms)',
+  'msgs/member/s',
 ];
-for (const r of results) {
-  for (const [label, t] of [
-    ['fixed', r.fixed],
-    ['adaptive', r.adaptive],
-  ] as const) {
-    lines.push(
-      `${r.scenario.padEnd(34)} ${label.padEnd(10)} ${String(t.suspicions).padStart(11)} ${String(t.deaths).padStart(13)} ${t.firstSuspectMedianMs.toFixed(0).padStart(25)} ${t.msgsMedian.toFixed(2).padStart(14)}`,
-    );
-  }
-  lines.push(
-    `${''.padEnd(34)} ratio      ${(r.adaptive.suspicions / Math.max(1, r.fixed.suspicions)).toFixed(2).padStart(11)}`,
-  );
-}
-process.stdout.write(`${lines.join('\n')}\n`);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(
-  new URL('./results/adaptive-timeout.json', import.meta.url),
+process.stdout.write(
+  `adaptive vs fixed probe timeout: ${NODES} members, ${SECONDS} s, seeds ${SEEDS.join(',')}, 3 crashes each\n${formatTable(header, rows, new Set([0, 1]))}\n`,
+);
+// Written as JSON.stringify lays it out, not as toJson: the file keeps the layout it always had.
+writeResult(
+  'adaptive-timeout.json',
   `${JSON.stringify({ date: new Date().toISOString(), nodes: NODES, seconds: SECONDS, seeds: SEEDS, results }, null, 2)}\n`,
 );

@@ -3,7 +3,7 @@
  *
  * 1. micro benchmarks: the detectors (`bench/detectors.ts`) and the wire codec (`bench/codec.ts`);
  * 2. the simulator at n = 100, 1,000 and 10,000 (`bench/sim-scale.ts`);
- * 3. the SWIM sweeps and Lifeguard on/off in the simulator (`bench/swim-sweeps.ts`, in its quick mode;
+ * 3. the SWIM sweeps and Lifeguard on/off in the simulator (`bench/swim-sweeps/main.ts`, in its quick mode;
  *    run it alone for the full sweeps);
  * 4. a real cluster on loopback: per-member cost of 20 members (`bench/cluster-load.ts`) and the pings
  *    one member answers (`bench/node-throughput.ts`).
@@ -22,8 +22,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sourceState } from './support/dist.js';
-import { markdownTable } from './support/markdown-table.js';
-import { machine, parseFlags, progress, usageError, writeResult } from './support/report.js';
+import { benchFlags, numberFlag, stringFlag, usageError } from './support/flags.js';
+import { markdownTable } from './support/format.js';
+import { machine, progress, writeResult } from './support/report.js';
 
 interface Step {
   readonly name: string;
@@ -64,7 +65,7 @@ const STEPS: readonly Step[] = [
   {
     name: 'swim-sweeps',
     title: 'SWIM sweeps and Lifeguard on/off (simulator, quick mode)',
-    script: 'swim-sweeps.ts',
+    script: 'swim-sweeps/main.ts',
     // The full sweeps take longer than the whole budget: `npm run bench:sweeps` runs them.
     args: () => ['--quick'],
     results: ['swim-sweeps-quick.json', 'swim-sweeps-quick-runs.json', 'swim-sweeps-quick.md'],
@@ -395,24 +396,24 @@ async function main(): Promise<void> {
   const usage =
     'usage: tsx bench/all.ts [--quick] [--only STEP,...] [--skip STEP,...] [--time-limit-s S]; steps: ' +
     STEPS.map((s) => s.name).join(', ');
-  const f = parseFlags(process.argv.slice(2), usage, {
-    quick: 'boolean',
-    only: 'string',
-    skip: 'string',
-    'time-limit-s': 'number',
+  const f = benchFlags('bench/all.ts', usage, process.argv.slice(2), {
+    quick: { kind: 'boolean' },
+    only: { kind: 'string' },
+    skip: { kind: 'string' },
+    'time-limit-s': { kind: 'number', min: 0 },
   });
-  const quick = f.quick === true;
-  const names = (v: unknown): Set<string> | undefined => {
-    if (typeof v !== 'string') return undefined;
+  const quick = f.has('quick');
+  const names = (v: string | undefined): Set<string> | undefined => {
+    if (v === undefined) return undefined;
     const set = new Set(v.split(',').map((s) => s.trim()));
     for (const n of set) {
       if (!STEPS.some((s) => s.name === n)) usageError(`unknown step ${JSON.stringify(n)}`, usage);
     }
     return set;
   };
-  const only = names(f.only);
-  const skip = names(f.skip) ?? new Set<string>();
-  const limitS = (f['time-limit-s'] as number | undefined) ?? (quick ? 300 : 600);
+  const only = names(stringFlag(f, 'only'));
+  const skip = names(stringFlag(f, 'skip')) ?? new Set<string>();
+  const limitS = numberFlag(f, 'time-limit-s', quick ? 300 : 600);
   const startedAt = Date.now();
   const started = performance.now();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

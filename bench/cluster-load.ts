@@ -58,18 +58,10 @@ import {
 import { withDeadline } from './support/deadline.js';
 import { ensureDist, entryUrl, ROOT, sourceState } from './support/dist.js';
 import { endChild } from './support/end-child.js';
-import {
-  formatTable,
-  machine,
-  median,
-  parseFlags,
-  progress,
-  publish,
-  quantile,
-  round,
-  sleep,
-  usageError,
-} from './support/report.js';
+import { benchFlags, numberFlag, stringFlag, usageError } from './support/flags.js';
+import { formatTable } from './support/format.js';
+import { machine, progress, publish, sleep } from './support/report.js';
+import { median, quantile, round } from './support/stats.js';
 
 /** memberlist per member on this machine, 20 members, LAN config (from the issue). */
 const MEMBERLIST = { datagramsPerSec: 2, bytesPerSec: 187, cpuPercent: 0.25 } as const;
@@ -384,57 +376,57 @@ function profileTable(role: string, p: ProfileSummary): string {
 function settings(argv: readonly string[]): Settings {
   const usage =
     'usage: tsx bench/cluster-load.ts [--members N] [--bare N] [--warmup-s S] [--measure-s S] [--cpu-prof-member I] [--cpu-prof-bare I] [--cpu-prof-dir DIR] [--timeout-s S] [--build | --dist DIR] [--compare DIR] [--compare-node-args ARGS] [--compare-keyring] [--json]';
-  const f = parseFlags(argv, usage, {
-    members: 'number',
-    bare: 'number',
-    'warmup-s': 'number',
-    'measure-s': 'number',
-    'cpu-prof-member': 'number',
-    'cpu-prof-bare': 'number',
-    'cpu-prof-dir': 'string',
-    'timeout-s': 'number',
-    build: 'boolean',
-    dist: 'string',
-    compare: 'string',
-    'compare-node-args': 'string',
-    'compare-keyring': 'boolean',
-    json: 'boolean',
+  const f = benchFlags('bench/cluster-load.ts', usage, argv, {
+    members: { kind: 'integer', min: 2, max: 100 },
+    bare: { kind: 'integer', min: 0, max: 100 },
+    'warmup-s': { kind: 'number', min: 0, max: 600 },
+    'measure-s': { kind: 'number', min: 1, max: 600 },
+    'cpu-prof-member': { kind: 'integer', min: 0 },
+    'cpu-prof-bare': { kind: 'integer', min: 0 },
+    'cpu-prof-dir': { kind: 'string' },
+    'timeout-s': { kind: 'number', min: 0 },
+    build: { kind: 'boolean' },
+    dist: { kind: 'string' },
+    compare: { kind: 'string' },
+    'compare-node-args': { kind: 'string' },
+    'compare-keyring': { kind: 'boolean' },
+    json: { kind: 'boolean' },
   });
-  const members = (f.members as number | undefined) ?? 20;
-  const warmupS = (f['warmup-s'] as number | undefined) ?? 10;
-  const measureS = (f['measure-s'] as number | undefined) ?? 30;
+  const members = numberFlag(f, 'members', 20);
+  const warmupS = numberFlag(f, 'warmup-s', 10);
+  const measureS = numberFlag(f, 'measure-s', 30);
+  const profileDir = stringFlag(f, 'cpu-prof-dir');
+  const dist = stringFlag(f, 'dist');
+  const compare = stringFlag(f, 'compare');
+  const compareNodeArgs = stringFlag(f, 'compare-node-args');
   const s: Settings = {
     members,
-    bare: (f.bare as number | undefined) ?? members,
+    bare: numberFlag(f, 'bare', members),
     warmupS,
     measureS,
-    profileMember: f['cpu-prof-member'] as number | undefined,
-    profileBare: f['cpu-prof-bare'] as number | undefined,
-    profileDir: f['cpu-prof-dir'] === undefined ? undefined : resolve(f['cpu-prof-dir'] as string),
-    build: f.build === true,
-    dist: f.dist === undefined ? undefined : resolve(f.dist as string),
+    profileMember: f.has('cpu-prof-member') ? numberFlag(f, 'cpu-prof-member', 0) : undefined,
+    profileBare: f.has('cpu-prof-bare') ? numberFlag(f, 'cpu-prof-bare', 0) : undefined,
+    profileDir: profileDir === undefined ? undefined : resolve(profileDir),
+    build: f.has('build'),
+    dist: dist === undefined ? undefined : resolve(dist),
     compare:
-      f.compare !== undefined
-        ? resolve(f.compare as string)
-        : f['compare-node-args'] !== undefined || f['compare-keyring'] === true
+      compare !== undefined
+        ? resolve(compare)
+        : compareNodeArgs !== undefined || f.has('compare-keyring')
           ? ensureDist(false)
           : undefined,
-    compareNodeArgs: ((f['compare-node-args'] as string | undefined) ?? '')
-      .split(/\s+/)
-      .filter((a) => a !== ''),
-    compareKeyring: f['compare-keyring'] === true,
-    json: f.json === true,
-    timeoutS: (f['timeout-s'] as number | undefined) ?? warmupS + measureS + 90,
+    compareNodeArgs: (compareNodeArgs ?? '').split(/\s+/).filter((a) => a !== ''),
+    compareKeyring: f.has('compare-keyring'),
+    json: f.has('json'),
+    timeoutS: numberFlag(f, 'timeout-s', warmupS + measureS + 90),
   };
   const fail = (m: string): never => usageError(m, usage);
-  if (!Number.isInteger(s.members) || s.members < 2 || s.members > 100) fail('--members: 2 to 100');
-  if (!Number.isInteger(s.bare) || s.bare === 1 || s.bare > 100) fail('--bare: 0, or 2 to 100');
-  if (s.measureS < 1 || s.measureS > 600) fail('--measure-s: 1 to 600');
-  if (s.warmupS > 600) fail('--warmup-s: at most 600');
-  if (s.profileMember !== undefined && (!Number.isInteger(s.profileMember) || s.profileMember >= s.members))
-    fail(`--cpu-prof-member: 0 to ${s.members - 1}`);
-  if (s.profileBare !== undefined && (!Number.isInteger(s.profileBare) || s.profileBare >= s.bare))
-    fail(`--cpu-prof-bare: 0 to ${s.bare - 1}`);
+  // The bare members exchange datagrams with each other: a single one would have no peer.
+  if (s.bare === 1) fail(`--bare: 0, or 2 to 100, got '${s.bare}'`);
+  if (s.profileMember !== undefined && s.profileMember >= s.members)
+    fail(`--cpu-prof-member: 0 to ${s.members - 1}, got '${s.profileMember}'`);
+  if (s.profileBare !== undefined && s.profileBare >= s.bare)
+    fail(`--cpu-prof-bare: 0 to ${s.bare - 1}, got '${s.profileBare}'`);
   return s;
 }
 

@@ -29,15 +29,10 @@ import type { MemberList, Packet, PushPull, Update } from '../src/swim/messages.
 import { decodeDatagram, decodeStream, encodePacket, encodeStream } from '../src/wire/index.js';
 import { Keyring } from '../src/wire/keyring.js';
 import { Sealer } from '../src/wire/seal.js';
-import {
-  machine,
-  median,
-  parseFlags,
-  progress,
-  publish,
-  round,
-  formatTable as table,
-} from './support/report.js';
+import { benchFlags } from './support/flags.js';
+import { formatTable as table } from './support/format.js';
+import { machine, progress, publish } from './support/report.js';
+import { median, round } from './support/stats.js';
 
 const SEED = 0xc0dec;
 const PACKET_BYTES_MAX = 1400;
@@ -345,11 +340,16 @@ function check(what: string, actual: unknown, expected: unknown): void {
 }
 
 function main(): void {
-  const args = parseFlags(process.argv.slice(2), 'usage: tsx bench/codec.ts [--quick] [--json]', {
-    quick: 'boolean',
-    json: 'boolean',
-  });
-  const mode = args.quick === true ? QUICK : FULL;
+  const args = benchFlags(
+    'bench/codec.ts',
+    'usage: tsx bench/codec.ts [--quick] [--json]',
+    process.argv.slice(2),
+    {
+      quick: { kind: 'boolean' },
+      json: { kind: 'boolean' },
+    },
+  );
+  const mode = args.has('quick') ? QUICK : FULL;
   const started = process.hrtime.bigint();
   const rng = new Random(SEED);
 
@@ -453,7 +453,7 @@ function main(): void {
     sink,
   };
   publish('codec.json', report, durationMs, {
-    json: args.json === true,
+    json: args.has('json'),
     quick: mode.name === 'quick',
     table: `${formatResults(results)}\n\nsealing (AES-256-GCM; ratio = sealed path / plain encode+decode):\n${formatResults(sealing, 'plain encode+decode')}`,
   });

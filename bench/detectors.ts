@@ -27,16 +27,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ChenDetector, FixedTimeoutDetector, PHI_FACTOR, PhiAccrualDetector, Random } from '../src/index.js';
-import {
-  machine,
-  median,
-  parseFlags,
-  progress,
-  publish,
-  round,
-  formatTable as table,
-  usageError,
-} from './support/report.js';
+import { benchFlags, stringFlag, usageError } from './support/flags.js';
+import { formatTable as table } from './support/format.js';
+import { machine, progress, publish } from './support/report.js';
+import { median, round } from './support/stats.js';
 
 const GOAL_RATIO = 0.9;
 
@@ -706,12 +700,16 @@ function isDetectorName(name: string): name is DetectorName {
 function parseArgs(argv: readonly string[]): Args {
   const usage = 'usage: tsx bench/detectors.ts [--quick] [--json]';
   // --detector is internal: how the parent asks a child for one detector.
-  const f = parseFlags(argv, usage, { quick: 'boolean', json: 'boolean', detector: 'string' });
-  const detector = f.detector as string | undefined;
+  const f = benchFlags('bench/detectors.ts', usage, argv, {
+    quick: { kind: 'boolean' },
+    json: { kind: 'boolean' },
+    detector: { kind: 'string' },
+  });
+  const detector = stringFlag(f, 'detector');
   if (detector !== undefined && !isDetectorName(detector)) {
-    usageError(`--detector expects one of ${DETECTORS.join(', ')}`, usage);
+    usageError(`--detector expects one of ${DETECTORS.join(', ')}, got '${detector}'`, usage);
   }
-  return { quick: f.quick === true, json: f.json === true, detector };
+  return { quick: f.has('quick'), json: f.has('json'), detector };
 }
 
 async function main(): Promise<void> {

@@ -42,17 +42,11 @@ import { encodePacket } from '../src/wire/encode.js';
 import { withDeadline } from './support/deadline.js';
 import { ensureDist, type FdkitModule, loadFdkit, sourceState } from './support/dist.js';
 import { endChild } from './support/end-child.js';
+import { benchFlags, numberFlag, stringFlag } from './support/flags.js';
+import { formatTable } from './support/format.js';
 import type { GeneratorMessage, RunRequest, RunResult } from './support/load-generator.js';
-import {
-  formatTable,
-  machine,
-  median,
-  parseFlags,
-  progress,
-  publish,
-  round,
-  usageError,
-} from './support/report.js';
+import { machine, progress, publish } from './support/report.js';
+import { median, round } from './support/stats.js';
 
 const MEMBER_NAME = 'member-0000.dc1.fdkit';
 const GENERATOR_NAME = 'loadgen-0001.dc1.fdkit';
@@ -151,7 +145,7 @@ class Generator {
   /** @param lifetimeMs - the child exits by itself after this long, whatever happens here */
   constructor(lifetimeMs: number) {
     const script = fileURLToPath(new URL('./support/load-generator.ts', import.meta.url));
-    this.child = fork(script, [String(Math.round(lifetimeMs))], {
+    this.child = fork(script, ['--lifetime-ms', String(Math.round(lifetimeMs))], {
       execArgv: ['--import', 'tsx'],
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -438,35 +432,29 @@ function table(results: readonly CaseResult[]): string {
 function settings(argv: readonly string[]): Settings {
   const usage =
     'usage: tsx bench/node-throughput.ts [--quick] [--json] [--rounds N] [--duration-ms MS] [--warmup-ms MS] [--window N] [--build | --dist DIR] [--compare DIR]';
-  const f = parseFlags(argv, usage, {
-    quick: 'boolean',
-    json: 'boolean',
-    rounds: 'number',
-    'duration-ms': 'number',
-    'warmup-ms': 'number',
-    window: 'number',
-    build: 'boolean',
-    dist: 'string',
-    compare: 'string',
+  const f = benchFlags('bench/node-throughput.ts', usage, argv, {
+    quick: { kind: 'boolean' },
+    json: { kind: 'boolean' },
+    rounds: { kind: 'integer', min: 1, max: 51 },
+    'duration-ms': { kind: 'number', min: 100, max: 60_000 },
+    'warmup-ms': { kind: 'number', min: 0, max: 10_000 },
+    window: { kind: 'integer', min: 1, max: 1024 },
+    build: { kind: 'boolean' },
+    dist: { kind: 'string' },
+    compare: { kind: 'string' },
   });
-  const quick = f.quick === true;
-  const s: Settings = {
+  const quick = f.has('quick');
+  return {
     mode: quick ? 'quick' : 'full',
-    build: f.build === true,
-    dist: f.dist as string | undefined,
-    compare: f.compare as string | undefined,
-    rounds: (f.rounds as number | undefined) ?? (quick ? 3 : 5),
-    warmupMs: (f['warmup-ms'] as number | undefined) ?? (quick ? 300 : 500),
-    durationMs: (f['duration-ms'] as number | undefined) ?? (quick ? 1000 : 3000),
-    window: (f.window as number | undefined) ?? 64,
-    json: f.json === true,
+    build: f.has('build'),
+    dist: stringFlag(f, 'dist'),
+    compare: stringFlag(f, 'compare'),
+    rounds: numberFlag(f, 'rounds', quick ? 3 : 5),
+    warmupMs: numberFlag(f, 'warmup-ms', quick ? 300 : 500),
+    durationMs: numberFlag(f, 'duration-ms', quick ? 1000 : 3000),
+    window: numberFlag(f, 'window', 64),
+    json: f.has('json'),
   };
-  const fail = (message: string): never => usageError(message, usage);
-  if (!Number.isInteger(s.rounds) || s.rounds < 1 || s.rounds > 51) fail('--rounds: 1 to 51');
-  if (s.durationMs < 100 || s.durationMs > 60_000) fail('--duration-ms: 100 to 60000');
-  if (s.warmupMs > 10_000) fail('--warmup-ms: at most 10000');
-  if (!Number.isInteger(s.window) || s.window < 1 || s.window > 1024) fail('--window: 1 to 1024');
-  return s;
 }
 
 async function main(): Promise<void> {

@@ -16,19 +16,17 @@
 import { Random } from '../src/runtime/random.js';
 import { type FaultPlan, planFaults } from '../src/sim/faults.js';
 import { Simulation } from '../src/sim/simulation.js';
-import { formatSpread, spread, total } from './support/aggregate.js';
-import {
-  machine,
-  parseFlags,
-  progress,
-  formatTable as table,
-  toJson,
-  writeResult,
-} from './support/report.js';
+import { benchFlags } from './support/flags.js';
+import { fixedDigits, formatSpread, formatTable as table } from './support/format.js';
+import { machine, progress, toJson, writeResult } from './support/report.js';
+import { spread, total } from './support/stats.js';
 
 const USAGE = 'usage: npx tsx bench/resurrections.ts [--quick] [--json]';
-const flags = parseFlags(process.argv.slice(2), USAGE, { quick: 'boolean', json: 'boolean' });
-const quick = flags.quick === true;
+const flags = benchFlags('bench/resurrections.ts', USAGE, process.argv.slice(2), {
+  quick: { kind: 'boolean' },
+  json: { kind: 'boolean' },
+});
+const quick = flags.has('quick');
 const SEEDS = Array.from({ length: quick ? 3 : 10 }, (_, i) => 100 + i);
 
 interface RunResult {
@@ -137,7 +135,7 @@ const summary = rows.map((row) => ({
 
 const json = toJson({ machine: machine(), seeds: SEEDS, summary, runs: rows });
 writeResult(quick ? 'resurrections-quick.json' : 'resurrections.json', json);
-if (flags.json === true) {
+if (flags.has('json')) {
   process.stdout.write(`${json}\n`);
 } else {
   process.stdout.write(
@@ -155,9 +153,9 @@ if (flags.json === true) {
         s.scenario,
         s.point,
         `${s.resurrections} (${s.runsWithResurrections}/${s.seeds})`,
-        formatSpread(s.agreeAfterMs, 1000),
+        formatSpread(s.agreeAfterMs, fixedDigits(1, 1000)),
         String(s.notAgreed),
-        formatSpread(s.refutations, 1, 0),
+        formatSpread(s.refutations, fixedDigits(0)),
         String(s.falseDeaths),
       ]),
     )}\n`,

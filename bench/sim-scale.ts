@@ -12,7 +12,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { SimulationReport } from '../src/sim/report.js';
 import { ensureDist, ROOT, sourceState } from './support/dist.js';
-import { formatTable, machine, parseFlags, progress, toJson, writeResult } from './support/report.js';
+import { benchFlags } from './support/flags.js';
+import { formatTable } from './support/format.js';
+import { machine, progress, toJson, writeResult } from './support/report.js';
 
 interface Case {
   readonly nodes: number;
@@ -130,11 +132,15 @@ function table(results: readonly CaseResult[]): string {
 
 async function main(): Promise<void> {
   const usage = 'usage: tsx bench/sim-scale.ts [--quick] [--json] [--build]';
-  const f = parseFlags(process.argv.slice(2), usage, { quick: 'boolean', json: 'boolean', build: 'boolean' });
-  const quick = f.quick === true;
+  const f = benchFlags('bench/sim-scale.ts', usage, process.argv.slice(2), {
+    quick: { kind: 'boolean' },
+    json: { kind: 'boolean' },
+    build: { kind: 'boolean' },
+  });
+  const quick = f.has('quick');
   const cases = quick ? QUICK : FULL;
   const started = performance.now();
-  const dist = ensureDist(f.build === true);
+  const dist = ensureDist(f.has('build'));
   const cli = join(dist, 'cli', 'main.js');
   progress(
     `sim-scale (${quick ? 'quick' : 'full'}): ${cases.map((c) => `n = ${c.nodes}`).join(', ')}, one process each`,
@@ -163,7 +169,7 @@ async function main(): Promise<void> {
   const json = `${toJson(report)}\n`;
   const file = writeResult('sim-scale.json', json);
   progress(`sim-scale: done in ${(durationMs / 1000).toFixed(1)} s; results in ${file}`);
-  process.stdout.write(f.json === true ? json : `${table(results)}\n`);
+  process.stdout.write(f.has('json') ? json : `${table(results)}\n`);
 }
 
 await main();

@@ -1,34 +1,13 @@
 /**
- * The pure parts of the SWIM benches: spreads over seeds, the off/on false-positive ratio and its
- * convention for zero, the bursty-loss arithmetic (`bench/support/aggregate.ts`), and the tally that
- * turns one run's events into detection times and false positives (`bench/support/sim-tally.ts`). The
- * benches themselves are not run here.
+ * The pure parts of the SWIM benches: the off/on false-positive ratio and its convention for zero, the
+ * bursty-loss arithmetic (`bench/support/aggregate.ts`), and the tally that turns one run's events into
+ * detection times and false positives (`bench/support/sim-tally.ts`). The benches themselves are not
+ * run here; the statistics they share are in bench-stats.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  burstEnterFor,
-  burstyLossRate,
-  falsePositiveRatio,
-  formatSpread,
-  spread,
-  total,
-} from '../bench/support/aggregate.js';
+import { burstEnterFor, burstyLossRate, falsePositiveRatio } from '../bench/support/aggregate.js';
 import { EventTally, simIndex } from '../bench/support/sim-tally.js';
 import type { MemberEvent } from '../src/swim/events.js';
-
-describe('spread and total', () => {
-  it('gives median, min and max, ignoring null and NaN', () => {
-    expect(spread([3, 1, null, 2, Number.NaN, 10])).toEqual({ median: 2.5, min: 1, max: 10, n: 4 });
-    expect(spread([])).toEqual({ median: null, min: null, max: null, n: 0 });
-    expect(total([1, null, 2, Number.NaN, 3])).toBe(6);
-  });
-
-  it('formats a spread as median (min–max), scaled, or a single value, or a dash', () => {
-    expect(formatSpread(spread([1000, 2500, 4000]), 1000, 1)).toBe('2.5 (1.0–4.0)');
-    expect(formatSpread(spread([7, 7]), 1, 0)).toBe('7');
-    expect(formatSpread(spread([]))).toBe('–');
-  });
-});
 
 describe('falsePositiveRatio', () => {
   it('is off / on when both are positive', () => {

@@ -1,6 +1,6 @@
 /**
  * bench/peers/analysis.ts: detection times, false positives, medians, ratios and tables from made-up
- * event logs, and bench/peers/nft.ts's reading of nftables counters.
+ * event logs (the statistics and formats it shares with the other benches: bench-stats.test.ts), and bench/peers/nft.ts's reading of nftables counters.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,18 +9,14 @@ import {
   analyzePause,
   comparisonCells,
   type Fault,
-  formatRatio,
-  formatSpread,
   type MemberCost,
-  ratio,
-  spread,
   summarizeCost,
   summarizeFaults,
   timeline,
 } from '../bench/peers/analysis.js';
 import type { PeerEvent } from '../bench/peers/events.js';
 import { counterDelta, parseNftCounters } from '../bench/peers/nft.js';
-import { markdownTable } from '../bench/support/markdown-table.js';
+import { markdownTable } from '../bench/support/format.js';
 
 function ev(
   atMs: number,
@@ -139,28 +135,7 @@ describe('analyzePause and analyzeBystanders', () => {
   });
 });
 
-describe('spread, ratio and their text', () => {
-  it('takes medians over the finite values only', () => {
-    expect(spread([3, null, 1, 2])).toEqual({ median: 2, min: 1, max: 3, n: 3 });
-    expect(spread([4, 1])).toEqual({ median: 2.5, min: 1, max: 4, n: 2 });
-    expect(spread([null, Number.NaN])).toEqual({ median: null, min: null, max: null, n: 0 });
-  });
-
-  it('prints ratios so that zeros and tiny ratios read right', () => {
-    expect(ratio(1, 4)).toBe(0.25);
-    expect(ratio(1, 0)).toBeNull();
-    expect(ratio(null, 3)).toBeNull();
-    expect(formatRatio(766, 5265)).toBe('0.15 ×');
-    expect(formatRatio(31, 5100)).toBe('0.0061 ×');
-    expect(formatRatio(0, 0)).toBe('0 vs 0');
-    expect(formatRatio(2, 0)).toBe('2 vs 0');
-    expect(formatRatio(0, 3)).toBe('0 vs 3');
-    expect(formatRatio(null, 3)).toBe('–');
-    expect(formatSpread(spread([766, 700, 900]))).toBe('766 (700–900)');
-    expect(formatSpread(spread([5]))).toBe('5');
-    expect(formatSpread(spread([]))).toBe('–');
-  });
-
+describe('comparisonCells', () => {
   it('lays out a comparison with fdkit over each other system', () => {
     const { header, cells } = comparisonCells(
       [

@@ -4,6 +4,8 @@
  * medians over repetitions and ratios between systems, and the cells of its tables. Pure: data in, data
  * out, no clock and no I/O, so that the tests can feed it made-up runs.
  */
+import { formatNumber, formatRatio } from '../support/format.js';
+import { type Spread, spread, total } from '../support/stats.js';
 import type { PeerEvent, SystemName } from './events.js';
 
 /** A fault the bench injected into one system, and the window it watched afterwards. */
@@ -148,64 +150,6 @@ export function timeline(events: readonly PeerEvent[], fault: Fault): TimelineEn
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Order statistics and ratios.
-
-/** Median, smallest and largest of some numbers, and how many there were. */
-export interface Spread {
-  readonly median: number | null;
-  readonly min: number | null;
-  readonly max: number | null;
-  readonly n: number;
-}
-
-/** The median (mean of the middle two for an even count), min and max of the finite values. */
-export function spread(values: readonly (number | null)[]): Spread {
-  const xs = values.filter((v): v is number => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
-  if (xs.length === 0) return { median: null, min: null, max: null, n: 0 };
-  const mid = (xs.length - 1) / 2;
-  const median = (xs[Math.floor(mid)]! + xs[Math.ceil(mid)]!) / 2;
-  return { median, min: xs[0]!, max: xs[xs.length - 1]!, n: xs.length };
-}
-
-/** `a / b`; null when either is missing, or when b is 0 (the text form says why). */
-export function ratio(a: number | null, b: number | null): number | null {
-  if (a === null || b === null || b === 0) return null;
-  return a / b;
-}
-
-/**
- * A ratio for a table: `0.12 ×` for most, two significant digits below 0.01, `a vs b` when either is
- * zero (counts of false positives often are), `–` when either is missing.
- */
-export function formatRatio(a: number | null, b: number | null): string {
-  if (a === null || b === null) return '–';
-  if (b === 0 || a === 0) return `${formatNumber(a)} vs ${formatNumber(b)}`;
-  const r = a / b;
-  if (r !== 0 && Math.abs(r) < 0.01) return `${r.toPrecision(2)} ×`;
-  return `${r.toFixed(2)} ×`;
-}
-
-/** A number for a table: integers as they are, others with up to `digits` decimals; `–` when missing. */
-export function formatNumber(x: number | null, digits = 2): string {
-  if (x === null || !Number.isFinite(x)) return '–';
-  if (Number.isInteger(x)) return String(x);
-  return x.toFixed(digits);
-}
-
-/** A spread for a table: `median (min–max)`, or just the value when all were equal. */
-export function formatSpread(s: Spread, digits = 0): string {
-  if (s.median === null) return '–';
-  const m = formatNumber(round(s.median, digits), digits);
-  if (s.n < 2 || s.min === s.max) return m;
-  return `${m} (${formatNumber(round(s.min!, digits), digits)}–${formatNumber(round(s.max!, digits), digits)})`;
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Per-system summaries of the fault runs.
 
 /** One system's outcome over all repetitions of the faults. */
@@ -233,21 +177,20 @@ export function summarizeFaults(events: readonly PeerEvent[], faults: readonly F
     .filter((f) => f.kind === 'pause')
     .map((f) => ({ ...analyzePause(events, f), timeline: timeline(events, f) }));
   const by = faults.map((f) => analyzeBystanders(events, f));
-  const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
   return {
     kills,
     pauses,
     bystanders: {
-      suspicionsRaised: sum(by.map((b) => b.suspicionsRaised)),
-      falseDeaths: sum(by.map((b) => b.falseDeaths)),
+      suspicionsRaised: total(by.map((b) => b.suspicionsRaised)),
+      falseDeaths: total(by.map((b) => b.falseDeaths)),
     },
     firstDetectionMs: spread(kills.map((k) => k.firstDetectionMs)),
     firstDeadMs: spread(kills.map((k) => k.firstDeadMs)),
     allKnowMs: spread(kills.map((k) => k.allKnowMs)),
     missed: kills.filter((k) => k.allKnowMs === null).length,
-    falseSuspicionsRaised: sum(pauses.map((p) => p.suspicionsRaised)),
-    suspectedBy: sum(pauses.map((p) => p.suspectedBy)),
-    falseDeaths: sum(pauses.map((p) => p.falseDeaths)),
+    falseSuspicionsRaised: total(pauses.map((p) => p.suspicionsRaised)),
+    suspectedBy: total(pauses.map((p) => p.suspectedBy)),
+    falseDeaths: total(pauses.map((p) => p.falseDeaths)),
   };
 }
 
@@ -287,11 +230,11 @@ export interface CostSummary {
 
 export function summarizeCost(costs: readonly MemberCost[], bytesMeasured: boolean): CostSummary {
   const n = costs.length;
-  const total = (f: (c: MemberCost) => number): number => costs.reduce((a, c) => a + f(c), 0);
+  const sumOf = (f: (c: MemberCost) => number): number => costs.reduce((a, c) => a + f(c), 0);
   // Each member's UDP in + out counts every datagram twice over the system (sender and receiver), and
   // each TCP byte once (at its server's port): in + out per member is 2 × the TCP total / n.
-  const udp = total((c) => c.udpIpBytesPerSec);
-  const tcp = (2 * total((c) => c.tcpServerBytesPerSec)) / Math.max(1, n);
+  const udp = sumOf((c) => c.udpIpBytesPerSec);
+  const tcp = (2 * sumOf((c) => c.tcpServerBytesPerSec)) / Math.max(1, n);
   return {
     members: n,
     cpuPercent: spread(costs.map((c) => c.cpuPercent)),

@@ -44,29 +44,18 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDist, sourceState } from '../support/dist.js';
-import { markdownTable } from '../support/markdown-table.js';
-import {
-  formatTable,
-  machine,
-  parseFlags,
-  progress,
-  round,
-  sleep,
-  toJson,
-  usageError,
-  writeResult,
-} from '../support/report.js';
+import { benchFlags, numberFlag, stringFlag, usageError } from '../support/flags.js';
+import { formatSpread, formatTable, markdownTable, plainDigits } from '../support/format.js';
+import { machine, progress, sleep, toJson, writeResult } from '../support/report.js';
+import { ratio, round, spread } from '../support/stats.js';
 import {
   analyzeKill,
   type CostSummary,
   comparisonCells,
   type Fault,
   type FaultSummary,
-  formatSpread,
   type MemberCost,
   type Row,
-  ratio,
-  spread,
   summarizeCost,
   summarizeFaults,
 } from './analysis.js';
@@ -110,26 +99,26 @@ const LATE_EVENTS_MS = 2000;
 const HISTORY_KEEP = 12;
 
 function settings(argv: readonly string[]): Settings {
-  const f = parseFlags(argv, USAGE, {
-    members: 'number',
-    reps: 'number',
-    'pause-s': 'number',
-    'warmup-s': 'number',
-    'steady-s': 'number',
-    'idle-members': 'number',
-    'idle-warmup-s': 'number',
-    'idle-s': 'number',
-    'kill-wait-s': 'number',
-    'settle-s': 'number',
-    systems: 'string',
-    'skip-faults': 'boolean',
-    'skip-idle': 'boolean',
-    'timeout-s': 'number',
-    'no-write': 'boolean',
-    json: 'boolean',
+  const f = benchFlags('bench/peers/run.ts', USAGE, argv, {
+    members: { kind: 'integer', min: 3, max: 50 },
+    reps: { kind: 'integer', min: 1, max: 20 },
+    'pause-s': { kind: 'number', min: 0, max: 60 },
+    'warmup-s': { kind: 'number', min: 0, max: 600 },
+    'steady-s': { kind: 'number', min: 1, max: 600 },
+    'idle-members': { kind: 'integer', min: 2, max: 50 },
+    'idle-warmup-s': { kind: 'number', min: 0, max: 600 },
+    'idle-s': { kind: 'number', min: 1, max: 600 },
+    'kill-wait-s': { kind: 'number', min: 1, max: 120 },
+    'settle-s': { kind: 'number', min: 0, max: 120 },
+    systems: { kind: 'string' },
+    'skip-faults': { kind: 'boolean' },
+    'skip-idle': { kind: 'boolean' },
+    'timeout-s': { kind: 'number', min: 30, max: 3600 },
+    'no-write': { kind: 'boolean' },
+    json: { kind: 'boolean' },
   });
-  const num = (k: string, d: number): number => (f[k] as number | undefined) ?? d;
-  const systems = ((f.systems as string | undefined) ?? SYSTEMS.join(','))
+  const num = (k: string, d: number): number => numberFlag(f, k, d);
+  const systems = (stringFlag(f, 'systems') ?? SYSTEMS.join(','))
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
@@ -145,25 +134,17 @@ function settings(argv: readonly string[]): Settings {
     killWaitS: num('kill-wait-s', 30),
     settleS: num('settle-s', 10),
     systems: SYSTEMS.filter((x) => systems.includes(x)),
-    faults: f['skip-faults'] !== true,
-    idle: f['skip-idle'] !== true,
+    faults: !f.has('skip-faults'),
+    idle: !f.has('skip-idle'),
     timeoutS: num('timeout-s', 900),
-    write: f['no-write'] !== true,
-    json: f.json === true,
+    write: !f.has('no-write'),
+    json: f.has('json'),
   };
   const fail = (m: string): never => usageError(m, USAGE);
   for (const x of systems) if (!(SYSTEMS as readonly string[]).includes(x)) fail(`--systems: unknown ${x}`);
   if (s.systems.length === 0) fail('--systems: name at least one of fdkit, serf, memberlist');
-  if (!Number.isInteger(s.members) || s.members < 3 || s.members > 50) fail('--members: 3 to 50');
-  if (!Number.isInteger(s.idleMembers) || s.idleMembers < 2 || s.idleMembers > 50)
-    fail('--idle-members: 2 to 50');
-  if (!Number.isInteger(s.reps) || s.reps < 1 || s.reps > 20) fail('--reps: 1 to 20');
-  if (s.pauseS <= 0 || s.pauseS > 60) fail('--pause-s: above 0, at most 60');
-  if (s.steadyS < 1 || s.steadyS > 600 || s.idleS < 1 || s.idleS > 600)
-    fail('--steady-s, --idle-s: 1 to 600');
-  if (s.killWaitS < 1 || s.killWaitS > 120) fail('--kill-wait-s: 1 to 120');
-  if (s.settleS > 120 || s.warmupS > 600 || s.idleWarmupS > 600) fail('waits: at most 600 s (settle 120)');
-  if (s.timeoutS < 30 || s.timeoutS > 3600) fail('--timeout-s: 30 to 3600');
+  // The parser's ranges include their bounds; a pause of 0 s is no pause.
+  if (s.pauseS === 0) fail(`--pause-s: above 0, at most 60, got '${s.pauseS}'`);
   if (!s.faults && !s.idle) fail('--skip-faults and --skip-idle together leave nothing to run');
   return s;
 }
@@ -444,17 +425,17 @@ function faultRows(s: Settings, f: PerSystem<FaultSummary>): Row[] {
     {
       label: `kill -9: first detection, ms (median, min–max of ${s.reps})`,
       values: pick((x) => x.firstDetectionMs.median),
-      texts: spreadTexts((x) => formatSpread(x.firstDetectionMs)),
+      texts: spreadTexts((x) => formatSpread(x.firstDetectionMs, plainDigits(0))),
     },
     {
       label: 'kill -9: first death, ms',
       values: pick((x) => x.firstDeadMs.median),
-      texts: spreadTexts((x) => formatSpread(x.firstDeadMs)),
+      texts: spreadTexts((x) => formatSpread(x.firstDeadMs, plainDigits(0))),
     },
     {
       label: 'kill -9: all survivors hold it dead, ms',
       values: pick((x) => x.allKnowMs.median),
-      texts: spreadTexts((x) => formatSpread(x.allKnowMs)),
+      texts: spreadTexts((x) => formatSpread(x.allKnowMs, plainDigits(0))),
     },
     { label: 'kill -9: kills not known by all in time', values: pick((x) => x.missed) },
     {
@@ -560,11 +541,13 @@ function historyCells(history: readonly HistoryEntry[], systems: readonly System
   const others = systems.filter((x) => x !== 'fdkit');
   return Object.entries(HISTORY_KEYS).map(([key, [label, digits]]) => [
     label,
-    ...systems.map((x) => formatSpread(spread(history.map((h) => h.values[key]?.[x] ?? null)), digits)),
+    ...systems.map((x) =>
+      formatSpread(spread(history.map((h) => h.values[key]?.[x] ?? null)), plainDigits(digits)),
+    ),
     ...others.map((x) =>
       formatSpread(
         spread(history.map((h) => ratio(h.values[key]?.fdkit ?? null, h.values[key]?.[x] ?? null))),
-        2,
+        plainDigits(2),
       ),
     ),
   ]);

@@ -1,45 +1,8 @@
 /**
- * Aggregation of seeded simulation runs for the SWIM benches: the median and range of a value over
- * seeds, how such a spread is printed, and the off/on ratio of false positives with its convention for
- * zero. Pure functions: data in, data out.
+ * What the SWIM benches make of seeded simulation runs beyond plain statistics (`stats.ts`): the off/on
+ * ratio of false positives with its convention for zero, and the bursty loss rates of the sweeps. Pure
+ * functions: data in, data out.
  */
-import { median } from './report.js';
-
-/** A value over several seeds: its median, smallest and largest value, and how many runs had one. */
-export interface Spread {
-  readonly median: number | null;
-  readonly min: number | null;
-  readonly max: number | null;
-  /** Runs that had a value (a run without the event, e.g. no crash detected, has none). */
-  readonly n: number;
-}
-
-/** The spread of `values`, ignoring null and NaN (null median, min and max when nothing is left). */
-export function spread(values: readonly (number | null | undefined)[]): Spread {
-  const xs = values.filter((v): v is number => typeof v === 'number' && !Number.isNaN(v));
-  if (xs.length === 0) return { median: null, min: null, max: null, n: 0 };
-  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length };
-}
-
-/** The sum of `values`, ignoring null and NaN. */
-export function total(values: readonly (number | null | undefined)[]): number {
-  let sum = 0;
-  for (const v of values) if (typeof v === 'number' && !Number.isNaN(v)) sum += v;
-  return sum;
-}
-
-/**
- * A spread as text: `median (min–max)`, each divided by `scale` (1000 prints milliseconds as seconds)
- * with `digits` decimals; just the median when the range is a single value; `–` when empty.
- */
-export function formatSpread(s: Spread, scale = 1, digits = 1): string {
-  if (s.median === null || s.min === null || s.max === null) return '–';
-  const f = (x: number): string => (x / scale).toFixed(digits);
-  const m = f(s.median);
-  const lo = f(s.min);
-  const hi = f(s.max);
-  return lo === hi ? m : `${m} (${lo}–${hi})`;
-}
 
 /** How a ratio of false-positive counts is to be read. */
 export type RatioBound =
@@ -70,14 +33,14 @@ export function falsePositiveRatio(off: number, on: number): FalsePositiveRatio 
   if (!(off >= 0) || !(on >= 0)) throw new RangeError(`counts must be >= 0, got off ${off} and on ${on}`);
   if (on > 0) {
     const value = off / on;
-    return { off, on, value, bound: 'exact', text: `${formatRatio(value)}×` };
+    return { off, on, value, bound: 'exact', text: `${ratioText(value)}×` };
   }
-  if (off > 0) return { off, on, value: off, bound: 'at-least', text: `≥ ${formatRatio(off)}×` };
+  if (off > 0) return { off, on, value: off, bound: 'at-least', text: `≥ ${ratioText(off)}×` };
   return { off, on, value: null, bound: 'none', text: 'n/a (0 and 0)' };
 }
 
 /** A ratio with two significant digits below 10 and none above. */
-function formatRatio(x: number): string {
+function ratioText(x: number): string {
   return x < 10 ? x.toFixed(1) : x.toFixed(0);
 }
 

@@ -30,6 +30,7 @@ import { Session } from 'node:inspector';
 import { createServer, type Server } from 'node:net';
 import { createInterface } from 'node:readline';
 import type * as Fdkit from '../../src/index.js';
+import { benchFlags, numberFlag, stringFlag } from './flags.js';
 
 /** What a member reports on `sample`. */
 export interface Sample {
@@ -89,22 +90,31 @@ interface Args {
   readonly keyringHex: string | undefined;
 }
 
+const USAGE =
+  'usage: tsx bench/support/cluster-member.ts --role fdkit|bare [--entry URL] [--name NAME] [--bind HOST:PORT] [--join HOST:PORT] [--lifetime-ms MS] [--ping-bytes N] [--ack-bytes N] [--keyring-hex HEX]';
+
 function parseArgs(argv: readonly string[]): Args {
-  const get = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i < 0 ? undefined : argv[i + 1];
-  };
-  const role = get('--role') === 'bare' ? 'bare' : 'fdkit';
+  const f = benchFlags('bench/support/cluster-member.ts', USAGE, argv, {
+    role: { kind: 'string' },
+    entry: { kind: 'string' },
+    name: { kind: 'string' },
+    bind: { kind: 'string' },
+    join: { kind: 'string' },
+    'lifetime-ms': { kind: 'number', min: 0 },
+    'ping-bytes': { kind: 'integer', min: 0 },
+    'ack-bytes': { kind: 'integer', min: 0 },
+    'keyring-hex': { kind: 'string' },
+  });
   return {
-    role,
-    entry: get('--entry') ?? '',
-    name: get('--name') ?? `member-${process.pid}`,
-    bind: get('--bind') ?? '127.0.0.1:0',
-    join: get('--join'),
-    lifetimeMs: Number(get('--lifetime-ms') ?? 120_000),
-    pingBytes: Number(get('--ping-bytes') ?? 54),
-    ackBytes: Number(get('--ack-bytes') ?? 31),
-    keyringHex: get('--keyring-hex'),
+    role: stringFlag(f, 'role') === 'bare' ? 'bare' : 'fdkit',
+    entry: stringFlag(f, 'entry') ?? '',
+    name: stringFlag(f, 'name') ?? `member-${process.pid}`,
+    bind: stringFlag(f, 'bind') ?? '127.0.0.1:0',
+    join: stringFlag(f, 'join'),
+    lifetimeMs: numberFlag(f, 'lifetime-ms', 120_000),
+    pingBytes: numberFlag(f, 'ping-bytes', 54),
+    ackBytes: numberFlag(f, 'ack-bytes', 31),
+    keyringHex: stringFlag(f, 'keyring-hex'),
   };
 }
 

@@ -15,6 +15,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { decodeDatagram } from '../../src/wire/decode.js';
 import { MessageTag, WIRE_VERSION } from '../../src/wire/tags.js';
+import { benchFlags, numberFlag } from './flags.js';
 
 /** What the measured process asks for. */
 export interface RunRequest {
@@ -196,7 +197,13 @@ function main(): void {
     process.stderr.write('load-generator: must be forked with an IPC channel\n');
     process.exit(2);
   }
-  const lifetimeMs = Number(process.argv[2] ?? 300_000);
+  const flags = benchFlags(
+    'bench/support/load-generator.ts',
+    'usage: forked by bench/node-throughput.ts [--lifetime-ms MS]',
+    process.argv.slice(2),
+    { 'lifetime-ms': { kind: 'number', min: 0 } },
+  );
+  const lifetimeMs = numberFlag(flags, 'lifetime-ms', 300_000);
   setTimeout(() => process.exit(3), lifetimeMs).unref();
   process.on('disconnect', () => process.exit(0));
   process.on('message', (raw: unknown) => {

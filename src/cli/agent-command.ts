@@ -37,7 +37,7 @@ const PROFILES: readonly ProfileName[] = ['lan', 'wan', 'local'];
 
 /** Runs the agent until a signal; resolves once it is started and joined (or joining). */
 export async function runAgentCommand(argv: readonly string[], io: AgentIo): Promise<SwimNode | undefined> {
-  const flags = parseFlags('agent', argv, {
+  const flags = parseFlags('fdkit agent', argv, {
     name: { kind: 'string' },
     bind: { kind: 'string' },
     advertise: { kind: 'string' },

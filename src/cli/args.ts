@@ -1,7 +1,9 @@
 /**
- * A small, strict parser for `--flag value` command lines: unknown flags and malformed values are errors
- * with a message that says what to type instead, never silently ignored.
+ * A strict parser for `--flag value` and `--flag=value` command lines, on `node:util`'s `parseArgs`:
+ * unknown flags and malformed values are errors with a message that names the flag and the value
+ * received and says what to type instead, never silently ignored.
  */
+import { parseArgs } from 'node:util';
 
 /** A command-line mistake; the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {
@@ -15,46 +17,70 @@ export interface FlagSpec {
   readonly kind: 'integer' | 'number' | 'boolean' | 'string' | 'list';
   readonly min?: number;
   readonly max?: number;
+  /** A one-letter alias, as `-h` for `--help`. */
+  readonly short?: string;
 }
 
 /** Parsed flags by name: numbers for numeric flags, true for boolean flags that were given. */
 export type ParsedFlags = Map<string, number | boolean | string | string[]>;
 
-/** Parses `argv` (without the command name) against `specs`; a repeated flag keeps its last value. */
+/**
+ * Parses `argv` (without the command name) against `specs`; a repeated flag keeps its last value.
+ * `program` starts every message (`fdkit sim`, `bench/codec.ts`).
+ *
+ * parseArgs runs non-strict and this function judges its tokens: in strict mode parseArgs refuses a
+ * value that starts with a dash (`--loss -1` would be "ambiguous" rather than out of range), and its
+ * errors name neither the value received nor the flags known.
+ */
 export function parseFlags(
-  command: string,
+  program: string,
   argv: readonly string[],
   specs: Readonly<Record<string, FlagSpec>>,
 ): ParsedFlags {
+  const options: Record<string, { type: 'boolean' | 'string'; short?: string }> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    options[name] = {
+      type: spec.kind === 'boolean' ? 'boolean' : 'string',
+      ...(spec.short === undefined ? {} : { short: spec.short }),
+    };
+  }
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const parsed: ParsedFlags = new Map();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const name = arg.startsWith('--') ? arg.slice(2) : '';
-    const spec = specs[name];
-    if (spec === undefined) {
+  for (const token of tokens) {
+    const spec = token.kind === 'option' ? specs[token.name] : undefined;
+    if (token.kind !== 'option' || spec === undefined) {
       const known = Object.keys(specs).map((k) => `--${k}`);
       throw new UsageError(
-        `fdkit ${command}: unexpected argument '${arg}'${known.length > 0 ? `; known flags: ${known.join(', ')}` : ''}`,
+        `${program}: unexpected argument '${argv[token.index]}'${known.length > 0 ? `; known flags: ${known.join(', ')}` : ''}`,
       );
     }
+    const flag = `--${token.name}`;
     if (spec.kind === 'boolean') {
-      parsed.set(name, true);
+      if (token.value !== undefined)
+        throw new UsageError(`${program}: flag ${flag} takes no value, got '${token.value}'`);
+      parsed.set(token.name, true);
       continue;
     }
-    const raw = argv[++i];
-    if (raw === undefined) throw new UsageError(`fdkit ${command}: flag ${arg} needs a value`);
+    const raw = token.value;
+    if (raw === undefined) throw new UsageError(`${program}: flag ${flag} needs a value`);
     if (spec.kind === 'list') {
-      const list = (parsed.get(name) as string[] | undefined) ?? [];
+      const list = (parsed.get(token.name) as string[] | undefined) ?? [];
       list.push(...raw.split(',').filter((item) => item !== ''));
-      parsed.set(name, list);
+      parsed.set(token.name, list);
       continue;
     }
-    parsed.set(name, spec.kind === 'string' ? raw : parseNumber(command, arg, raw, spec));
+    parsed.set(token.name, spec.kind === 'string' ? raw : parseNumber(program, flag, raw, spec));
   }
   return parsed;
 }
 
-function parseNumber(command: string, flag: string, raw: string, spec: FlagSpec): number {
+function parseNumber(program: string, flag: string, raw: string, spec: FlagSpec): number {
   const value = Number(raw);
   const kind = spec.kind === 'integer' ? 'an integer' : 'a number';
   const range = `${spec.min === undefined ? '' : ` >= ${spec.min}`}${spec.max === undefined ? '' : ` <= ${spec.max}`}`;
@@ -64,7 +90,7 @@ function parseNumber(command: string, flag: string, raw: string, spec: FlagSpec)
     (spec.kind !== 'integer' || Number.isSafeInteger(value)) &&
     (spec.min === undefined || value >= spec.min) &&
     (spec.max === undefined || value <= spec.max);
-  if (!ok) throw new UsageError(`fdkit ${command}: flag ${flag} takes ${kind}${range}, got '${raw}'`);
+  if (!ok) throw new UsageError(`${program}: flag ${flag} takes ${kind}${range}, got '${raw}'`);
   return value;
 }
 

@@ -23,7 +23,7 @@ export async function runDemoCommand(argv: readonly string[], io: DemoIo): Promi
   const closed = new AbortController();
   io.stdout.on('error', (error) => closed.abort(new Error(`stdout failed (${error.message})`)));
   if (argv[0] === 'detector') {
-    const flags = parseFlags('demo detector', argv.slice(1), {
+    const flags = parseFlags('fdkit demo detector', argv.slice(1), {
       seed: { kind: 'integer', min: 0 },
       'pause-ms': { kind: 'number', min: 0, max: 20_000 },
     });
@@ -35,7 +35,7 @@ export async function runDemoCommand(argv: readonly string[], io: DemoIo): Promi
     });
     return 0;
   }
-  const flags = parseFlags('demo', argv, { plain: { kind: 'boolean' } });
+  const flags = parseFlags('fdkit demo', argv, { plain: { kind: 'boolean' } });
   const stdout = io.stdout;
   const live = flags.get('plain') !== true && stdout.isTTY === true;
   return runClusterDemo({

@@ -30,7 +30,7 @@ export async function runRecordCommand(
   signal: AbortSignal,
 ): Promise<number> {
   const command = 'record';
-  const flags = parseFlags(command, argv, {
+  const flags = parseFlags(`fdkit ${command}`, argv, {
     bind: { kind: 'string' },
     peer: { kind: 'list' },
     seconds: { kind: 'number', min: 0.001, max: WEEK_S },

@@ -35,7 +35,7 @@ export function runSimCommand(
   out: (text: string) => void,
   err: (text: string) => void,
 ): void {
-  const flags = parseFlags('sim', argv, {
+  const flags = parseFlags('fdkit sim', argv, {
     nodes: { kind: 'integer', min: 2, max: 20_000 },
     seconds: { kind: 'number', min: 1, max: 86_400 },
     seed: { kind: 'integer', min: 0 },

@@ -57,7 +57,7 @@ function asUsage<T>(command: string, make: () => T): T {
 
 function generate(argv: readonly string[], io: CommandIo): number {
   const command = 'trace generate';
-  const flags = parseFlags(command, argv, {
+  const flags = parseFlags(`fdkit ${command}`, argv, {
     out: { kind: 'string' },
     seconds: { kind: 'number', min: 0.001, max: 30 * DAY_S },
     seed: { kind: 'integer', min: 0 },
@@ -177,7 +177,10 @@ export function readTraceFile(command: string, file: string, io: CommandIo): Tra
 
 function replay(argv: readonly string[], io: CommandIo): number {
   const command = 'trace replay';
-  const flags = parseFlags(command, argv, { trace: { kind: 'string' }, detector: { kind: 'string' } });
+  const flags = parseFlags(`fdkit ${command}`, argv, {
+    trace: { kind: 'string' },
+    detector: { kind: 'string' },
+  });
   const file = stringFlag(flags, 'trace');
   const spec = stringFlag(flags, 'detector');
   if (file === undefined || spec === undefined) {

@@ -25,7 +25,7 @@ const PROGRESS_EVERY_MS = 1000;
 
 /** Runs `fdkit tune`; returns the exit status (usage mistakes throw a `UsageError`). */
 export function runTuneCommand(argv: readonly string[], io: CommandIo, version: string): number {
-  const flags = parseFlags('tune', argv, {
+  const flags = parseFlags('fdkit tune', argv, {
     trace: { kind: 'string' },
     'target-detection': { kind: 'number', min: 0.001 },
     'max-mistakes-per-hour': { kind: 'number', min: 0 },

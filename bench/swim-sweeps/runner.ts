@@ -1,0 +1,196 @@
+/**
+ * One seeded simulation run and the pool of worker processes that runs them: what a run is given, what
+ * is kept of it, and the seeds of a point.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Random } from '../../src/runtime/random.js';
+import { planFaults, type SlowCpuFault } from '../../src/sim/faults.js';
+import type { NetworkModel } from '../../src/sim/network.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import type { SwimConfig } from '../../src/swim/config.js';
+import { EventTally, type RunTally } from '../support/sim-tally.js';
+import { HOST_CRASHES, KILLS } from './sweeps.js';
+
+export interface RunSpec {
+  readonly nodes: number;
+  readonly seconds: number;
+  readonly seed: number;
+  readonly config?: Partial<SwimConfig>;
+  readonly network?: Partial<NetworkModel>;
+  readonly slowCpus?: readonly SlowCpuFault[];
+  readonly freezeGuard?: boolean;
+  readonly deathWatch?: boolean;
+}
+
+/** What is kept of one run (the JSON's per-seed records). */
+export interface RunRecord {
+  readonly seed: number;
+  readonly tally: RunTally;
+  readonly msgsPerNodePerSec: number;
+  readonly bytesPerNodePerSec: number;
+  /** Datagrams dropped at full socket buffers (the report's `drops.socketBuffer`). */
+  readonly socketBufferDrops: number;
+  readonly wallMs: number;
+}
+
+/** Runs one seeded simulation with its own crash schedule (drawn as `fdkit sim` draws it). */
+function runOne(spec: RunSpec): RunRecord {
+  const joiner = spec.nodes - 1;
+  const slow = (spec.slowCpus ?? []).map((s) => s.member);
+  const faultSeed = (new Random(spec.seed).nextUint32() ^ 0x5f3759df) >>> 0;
+  const plan = planFaults(
+    { crash: HOST_CRASHES, kill: KILLS },
+    spec.nodes,
+    spec.seconds * 1000,
+    new Random(faultSeed),
+    new Set([joiner, ...slow]),
+  );
+  const tally = new EventTally(spec.nodes, plan.crashes, slow);
+  const started = performance.now();
+  const sim = new Simulation({
+    nodes: spec.nodes,
+    seconds: spec.seconds,
+    seed: spec.seed,
+    ...(spec.config === undefined ? {} : { config: spec.config }),
+    ...(spec.network === undefined ? {} : { network: spec.network }),
+    faults: { crashes: plan.crashes, slowCpus: spec.slowCpus ?? [] },
+    ...(spec.freezeGuard === undefined ? {} : { freezeGuard: spec.freezeGuard }),
+    ...(spec.deathWatch === undefined ? {} : { deathWatch: spec.deathWatch }),
+    onEvent: (observer, event) => {
+      if (event.type !== 'message') tally.record(observer, event);
+    },
+  });
+  const report = sim.run();
+  const result = tally.finish(sim.liveMembers(), (o, m) => {
+    const held = sim.viewOf(o, m);
+    return held === 'dead' || held === 'left';
+  });
+  return {
+    seed: spec.seed,
+    tally: result,
+    msgsPerNodePerSec: report.load.msgsPerNodePerSec,
+    bytesPerNodePerSec: report.load.bytesPerNodePerSec,
+    socketBufferDrops: report.drops.socketBuffer,
+    wallMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Runs simulations in worker processes (the entry point with `--worker`, tsx's loader carried over), one
+ * at a time each; with one job, in this process. Results depend only on the specs, not on which worker
+ * ran them or when. A run not yet started when the deadline passes is not started: it resolves to
+ * undefined.
+ */
+export class RunPool {
+  private readonly idle: RunWorker[] = [];
+  private readonly all: RunWorker[] = [];
+  private readonly waiting: {
+    spec: RunSpec;
+    resolve: (r: RunRecord | undefined) => void;
+    reject: (e: Error) => void;
+  }[] = [];
+
+  /** `script` is the entry point that serves runs with `--worker`. */
+  constructor(
+    private readonly jobs: number,
+    private readonly deadline: number,
+    script: string,
+  ) {
+    if (jobs > 1) {
+      for (let i = 0; i < jobs; i++) {
+        const w = new RunWorker(script);
+        this.all.push(w);
+        this.idle.push(w);
+      }
+    }
+  }
+
+  run(spec: RunSpec): Promise<RunRecord | undefined> {
+    if (this.jobs === 1) {
+      if (performance.now() > this.deadline) return Promise.resolve(undefined);
+      return new Promise((resolve) => setImmediate(() => resolve(runOne(spec))));
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ spec, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.idle.length > 0 && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      if (performance.now() > this.deadline) {
+        job.resolve(undefined);
+        continue;
+      }
+      const w = this.idle.pop()!;
+      w.run(job.spec).then(
+        (r) => {
+          this.idle.push(w);
+          job.resolve(r);
+          this.dispatch();
+        },
+        (e: Error) => job.reject(e),
+      );
+    }
+  }
+
+  close(): void {
+    for (const w of this.all) w.close();
+  }
+}
+
+/** One worker process and the run it is doing. */
+class RunWorker {
+  private readonly child: ChildProcess;
+  private pending: { resolve: (r: RunRecord) => void; reject: (e: Error) => void } | undefined;
+
+  constructor(script: string) {
+    this.child = spawn(process.execPath, [...process.execArgv, script, '--worker'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      const p = this.pending;
+      this.pending = undefined;
+      p?.resolve(JSON.parse(line) as RunRecord);
+    });
+    this.child.on('exit', (code, signal) => {
+      this.pending?.reject(new Error(`a worker ended with ${signal ?? `status ${code}`}`));
+      this.pending = undefined;
+    });
+  }
+
+  run(spec: RunSpec): Promise<RunRecord> {
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.child.stdin!.write(`${JSON.stringify(spec)}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin!.end();
+  }
+}
+
+/** Worker side: a spec per line on stdin, its record per line on stdout, until stdin closes. */
+export function serveRuns(): void {
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    process.stdout.write(`${JSON.stringify(runOne(JSON.parse(line) as RunSpec))}\n`);
+  });
+}
+
+/** Seeds 1 to `n`. */
+export function seedsUpTo(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => 1 + i);
+}
+
+/** Runs `spec` with every seed of `seeds`; undefined when some run was skipped at the deadline. */
+export async function runSeeds(
+  pool: RunPool,
+  seeds: readonly number[],
+  spec: (seed: number) => RunSpec,
+): Promise<RunRecord[] | undefined> {
+  const maybe = await Promise.all(seeds.map((seed) => pool.run(spec(seed))));
+  return maybe.some((r) => r === undefined) ? undefined : (maybe as RunRecord[]);
+}
