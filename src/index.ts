@@ -81,6 +81,8 @@ export {
   type PeerStateName,
 } from './heartbeat/heartbeat-core.js';
 export type { Heartbeat } from './heartbeat/messages.js';
+export { META_BYTES_MAX, NAME_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from './membership/limits.js';
+export type { MemberStateName } from './membership/member-state.js';
 export type { EventStreamOptions } from './node/event-stream.js';
 export {
   createHeartbeatMonitor,
@@ -156,9 +158,7 @@ export {
 } from './swim/core.js';
 export { MemberDirectory } from './swim/directory.js';
 export type { SwimEnvironment } from './swim/environment.js';
-export type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from './swim/events.js';
-export { META_BYTES_MAX, NAME_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from './swim/limits.js';
-export type { MemberStateName } from './swim/member-state.js';
+export type { MessageEvent, SwimEvent } from './swim/events.js';
 export type {
   Ack,
   AliveUpdate,

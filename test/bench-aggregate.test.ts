@@ -14,7 +14,7 @@ import {
   total,
 } from '../bench/support/aggregate.js';
 import { EventTally, simIndex } from '../bench/support/sim-tally.js';
-import type { MemberEvent } from '../src/swim/events.js';
+import type { MemberEvent } from '../src/membership/events.js';
 
 describe('spread and total', () => {
   it('gives median, min and max, ignoring null and NaN', () => {

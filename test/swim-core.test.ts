@@ -5,14 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError, LifecycleError } from '../src/errors.js';
+import type { WatchEnd } from '../src/membership/connection.js';
+import { META_BYTES_MAX } from '../src/membership/limits.js';
+import type { MemberStateName } from '../src/membership/member-state.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
 import type { SwimConfig } from '../src/swim/config.js';
 import { SwimCore, type SwimCoreOptions } from '../src/swim/core.js';
-import type { SwimEnvironment, WatchEnd } from '../src/swim/environment.js';
+import type { SwimEnvironment } from '../src/swim/environment.js';
 import type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from '../src/swim/events.js';
-import { META_BYTES_MAX } from '../src/swim/limits.js';
-import type { MemberStateName } from '../src/swim/member-state.js';
 import type { Packet, StreamMessage, SuspectUpdate, Update } from '../src/swim/messages.js';
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';

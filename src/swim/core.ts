@@ -11,19 +11,17 @@
  */
 import { PhiAccrualDetector } from '../detector/phi-accrual.js';
 import { InvalidArgumentError, LifecycleError } from '../errors.js';
-import { checkKnownKeys } from '../options.js';
-import { AdaptiveTimeout, type AdaptiveTimeoutOptions } from './adaptive-timeout.js';
-import { Awareness } from './awareness.js';
-import { BroadcastQueue } from './broadcast-queue.js';
-import { resolveSwimConfig, type SwimConfig } from './config.js';
-import { DeathWatch } from './death-watch.js';
-import { MemberDirectory } from './directory.js';
-import type { SwimEnvironment } from './environment.js';
-import type { MemberEvent, TransitionCause } from './events.js';
-import { FreezeGuard } from './freeze-guard.js';
-import { Gossiper } from './gossiper.js';
-import { checkMemberAddress, checkMemberMeta, checkMemberName, checkStartIncarnation } from './identity.js';
-import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from './limits.js';
+import { Awareness } from '../membership/awareness.js';
+import type { MemberEvent, TransitionCause } from '../membership/events.js';
+import { FreezeGuard } from '../membership/freeze-guard.js';
+import {
+  checkMemberAddress,
+  checkMemberMeta,
+  checkMemberName,
+  checkStartIncarnation,
+} from '../membership/identity.js';
+import { LateTimers } from '../membership/late-timers.js';
+import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from '../membership/limits.js';
 import {
   ALIVE,
   DEAD,
@@ -34,7 +32,15 @@ import {
   SUSPECT,
   stateName,
   UNKNOWN,
-} from './member-state.js';
+} from '../membership/member-state.js';
+import { checkKnownKeys } from '../options.js';
+import { AdaptiveTimeout, type AdaptiveTimeoutOptions } from './adaptive-timeout.js';
+import { BroadcastQueue } from './broadcast-queue.js';
+import { resolveSwimConfig, type SwimConfig } from './config.js';
+import { DeathWatch } from './death-watch.js';
+import { MemberDirectory } from './directory.js';
+import type { SwimEnvironment } from './environment.js';
+import { Gossiper } from './gossiper.js';
 import { MemberTable } from './member-table.js';
 import {
   arrayHeaderBytes,
@@ -91,7 +97,7 @@ export interface SwimCoreOptions {
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
   /**
    * After a freeze of this member (its timers fire more than a probe timeout late), convict nobody until
-   * a probe sent after it has been answered (see `freeze-guard.ts`). Default true.
+   * a probe sent after it has been answered (see `src/membership/freeze-guard.ts`). Default true.
    */
   readonly freezeGuard?: boolean;
   /**
@@ -220,6 +226,7 @@ export class SwimCore {
   /** @internal */ readonly freezeGuard: FreezeGuard | undefined;
   /** @internal */ readonly deathWatch: DeathWatch | undefined;
   /** @internal */ readonly tombstones = new Tombstones(this);
+  private readonly lateTimers: LateTimers;
   private readonly suspicions = new Map<number, Suspicion>();
   private readonly detectors: Map<number, PhiAccrualDetector> | undefined;
   private readonly seenBroadcasts = new Set<string>();
@@ -259,6 +266,12 @@ export class SwimCore {
         : new AdaptiveTimeout(options.adaptiveProbeTimeout, this.config.probeTimeoutMs);
     this.freezeGuard =
       options.freezeGuard === false ? undefined : new FreezeGuard(this.config.probeTimeoutMs);
+    this.lateTimers = new LateTimers(
+      this.config.probeTimeoutMs,
+      this.awareness,
+      this.freezeGuard,
+      this.counters,
+    );
     const watch = env.watch;
     this.deathWatch =
       options.deathWatch === false || watch === undefined || env.probeConnect === undefined
@@ -298,20 +311,9 @@ export class SwimCore {
     this.awareness.reportStress(OWNER, severity);
   }
 
-  /**
-   * @internal Called by the protocol's timers with their due time. A timer that fires late measures this
-   * member's own event-loop delay: beyond half a probe timeout it raises the Lifeguard health score (one
-   * level per half probe timeout, at most 4), so a member whose process stalls accuses others less
-   * readily; beyond a probe timeout it also trips the freeze guard.
-   */
+  /** @internal Called by the protocol's timers with their due time (see `late-timers.ts`). */
   noteTimer(dueMs: number): void {
-    const now = this.now();
-    const lateMs = now - dueMs;
-    const stressMs = this.config.probeTimeoutMs / 2;
-    if (lateMs <= stressMs) return;
-    this.counters.lateTimers++;
-    this.awareness.apply(Math.min(4, Math.floor(lateMs / stressMs)));
-    this.freezeGuard?.noteTimer(dueMs, now);
+    this.lateTimers.note(dueMs, this.now());
   }
 
   /** Starts probing, gossip and state exchange, and announces this member. */

@@ -21,9 +21,10 @@
  * one pass, and nothing runs while the membership does not change. A member's watches then change only
  * where its successors did.
  */
+
+import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { Timer } from '../runtime/clock.js';
 import type { SwimCore } from './core.js';
-import type { Watch, WatchEnd } from './environment.js';
 
 /** Members each member watches, and so watchers per member: two, for the two refusals that convict. */
 export const WATCHED_SUCCESSORS = 2;

@@ -6,9 +6,10 @@
  * with no ack by the end of the period the target is suspected. Interval and timeout are stretched by the
  * local health multiplier, which rises with missed nacks and failed probes and falls with successes.
  */
+
+import { ALIVE } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
 import type { SwimCore } from './core.js';
-import { ALIVE } from './member-state.js';
 import { packetBytes } from './message-size.js';
 import type { Ack, Nack, Ping, PingReq, Update } from './messages.js';
 

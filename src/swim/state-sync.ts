@@ -11,9 +11,10 @@
  * a requester whose own refutation came from the reply sends its new state back once, so that both sides
  * learn both refutations in one round.
  */
+
+import { ALIVE, DEAD, SUSPECT } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
 import type { SwimCore } from './core.js';
-import { ALIVE, DEAD, SUSPECT } from './member-state.js';
 import type { PushPull } from './messages.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 

@@ -18,9 +18,10 @@
  * {@link ForgottenLives}, whose constant memory still refuses any alive at or below it: forgetting only
  * drops the reconnection attempts and the name, never the protection.
  */
+
+import { ALIVE, DEAD, LEFT, SUSPECT } from '../membership/member-state.js';
 import type { SwimCore } from './core.js';
 import { ForgottenLives } from './forgotten-lives.js';
-import { ALIVE, DEAD, LEFT, SUSPECT } from './member-state.js';
 
 /**
  * Tombstones kept whatever the cluster size: enough that a partition of a cluster of up to this size
