@@ -150,12 +150,8 @@ export type { Quantiles, SimulationReport } from './sim/report.js';
 export { Simulation, type SimulationOptions } from './sim/simulation.js';
 export type { AdaptiveTimeoutOptions } from './swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from './swim/config.js';
-export {
-  type MemberInfo,
-  SwimCore,
-  type SwimCoreOptions,
-  type SwimCounters,
-} from './swim/core.js';
+export { type MemberInfo, SwimCore, type SwimCoreOptions } from './swim/core.js';
+export type { SwimCounters } from './swim/counters.js';
 export { MemberDirectory } from './swim/directory.js';
 export type { SwimEnvironment } from './swim/environment.js';
 export type { MessageEvent, SwimEvent } from './swim/events.js';
