@@ -95,6 +95,8 @@ export {
   type PeerStateName,
 } from './heartbeat/heartbeat-core.js';
 export type { Heartbeat } from './heartbeat/messages.js';
+export { META_BYTES_MAX, NAME_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from './membership/limits.js';
+export type { MemberStateName } from './membership/member-state.js';
 export type { EventStreamOptions } from './node/event-stream.js';
 export {
   createHeartbeatMonitor,
@@ -162,17 +164,11 @@ export type { Quantiles, SimulationReport } from './sim/report.js';
 export { Simulation, type SimulationOptions } from './sim/simulation.js';
 export type { AdaptiveTimeoutOptions } from './swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from './swim/config.js';
-export {
-  type MemberInfo,
-  SwimCore,
-  type SwimCoreOptions,
-  type SwimCounters,
-} from './swim/core.js';
+export { type MemberInfo, SwimCore, type SwimCoreOptions } from './swim/core.js';
+export type { SwimCounters } from './swim/counters.js';
 export { MemberDirectory } from './swim/directory.js';
 export type { SwimEnvironment } from './swim/environment.js';
-export type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from './swim/events.js';
-export { META_BYTES_MAX, NAME_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from './swim/limits.js';
-export type { MemberStateName } from './swim/member-state.js';
+export type { MessageEvent, SwimEvent } from './swim/events.js';
 export type {
   Ack,
   AliveUpdate,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { burstEnterFor, burstyLossRate, falsePositiveRatio } from '../bench/support/aggregate.js';
 import { EventTally, simIndex } from '../bench/support/sim-tally.js';
-import type { MemberEvent } from '../src/swim/events.js';
+import type { MemberEvent } from '../src/membership/events.js';
 
 describe('falsePositiveRatio', () => {
   it('is off / on when both are positive', () => {

@@ -20,7 +20,7 @@ import {
 } from '../src/cli/demo/milestones.js';
 import { reportLines } from '../src/cli/demo/report.js';
 import { demoScenario, worstCaseMs } from '../src/cli/demo/scenario.js';
-import type { MemberStateName } from '../src/swim/member-state.js';
+import type { MemberStateName } from '../src/membership/member-state.js';
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';
 

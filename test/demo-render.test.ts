@@ -19,8 +19,8 @@ import { renderFrame } from '../src/cli/demo/frame.js';
 import type { EventMessage, StatusMessage } from '../src/cli/demo/messages.js';
 import { LiveOutput, PlainOutput, type Terminal } from '../src/cli/demo/output.js';
 import { type Column, memberColumns, memberRows, renderTable } from '../src/cli/demo/table.js';
+import type { MemberStateName } from '../src/membership/member-state.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
-import type { MemberStateName } from '../src/swim/member-state.js';
 
 const NAMES = ['n1', 'n2', 'n3', 'n4', 'n5'];
 const ESCAPE = '\u001b';

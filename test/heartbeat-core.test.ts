@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { PhiAccrualDetector } from '../src/detector/phi-accrual.js';
 import { InvalidArgumentError, InvalidOptionError, LifecycleError } from '../src/errors.js';
 import { HeartbeatCore } from '../src/heartbeat/heartbeat-core.js';
+import type { MemberEvent } from '../src/membership/events.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
-import type { MemberEvent } from '../src/swim/events.js';
 import { beat, coreHarness, crossing, normalPhiOf, statistics, story } from './support/heartbeat-harness.js';
 
 /** Feeds `count` beats of `from` with seeded jitter around `meanMs`; returns the arrival times. */

@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { HeartbeatCore } from '../src/heartbeat/heartbeat-core.js';
 import type { Heartbeat } from '../src/heartbeat/messages.js';
+import type { MemberEvent } from '../src/membership/events.js';
 import type { Clock, Timer } from '../src/runtime/clock.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
-import type { MemberEvent } from '../src/swim/events.js';
 import { story } from './support/heartbeat-harness.js';
 
 /** A process's view of the clock: while frozen its timers wait, and run late, in order, at the thaw. */

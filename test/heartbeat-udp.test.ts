@@ -4,8 +4,8 @@
  * wall clock (they bound the test; nothing asserts how fast detection is).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { MemberEvent } from '../src/membership/events.js';
 import { createHeartbeatMonitor, type HeartbeatMonitor } from '../src/node/heartbeat-monitor.js';
-import type { MemberEvent } from '../src/swim/events.js';
 import { poll } from './support/node-harness.js';
 
 const monitors: HeartbeatMonitor[] = [];

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../src/errors.js';
+import type { MemberEvent } from '../src/membership/events.js';
 import { createHeartbeatMonitor } from '../src/node/heartbeat-monitor.js';
 import { LeaderBaseline, type LeaderChange, LeaderCore, type LeaderInput } from '../src/omega/leader-core.js';
 import { LeaderHint, type MembershipSource } from '../src/omega/leader-hint.js';
@@ -14,7 +15,6 @@ import { DEFAULT_STABLE_FOR_MS } from '../src/omega/leader-options.js';
 import { priorityFromMeta } from '../src/omega/priority.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
-import type { MemberEvent } from '../src/swim/events.js';
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';
 import { MemoryNetwork } from '../src/transport/memory.js';

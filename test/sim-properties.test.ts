@@ -688,7 +688,7 @@ describe('adaptive probe timeout (an option, off by default)', () => {
       if (report.falsePositives.deaths !== 0) return `${report.falsePositives.deaths} false deaths`;
       const timeouts = sim
         .liveMembers()
-        .map((m) => sim.processes[m]?.core?.adaptiveTimeout?.timeoutMs() ?? Number.NaN);
+        .map((m) => sim.processes[m]?.core?.adaptiveProbeTimeoutMs ?? Number.NaN);
       // Round trips here are about 1 ms: the timeout sits at its 10 ms floor, far below the fixed 500 ms.
       const worst = Math.max(...timeouts);
       return worst <= 20 ? undefined : `a timeout of ${worst} ms`;
@@ -697,6 +697,6 @@ describe('adaptive probe timeout (an option, off by default)', () => {
 
   it('is off unless asked for', () => {
     const { sim } = simulate({ nodes: 5, seconds: 5, seed: 1 });
-    expect(sim.processes[0]?.core?.adaptiveTimeout).toBeUndefined();
+    expect(sim.processes[0]?.core?.adaptiveProbeTimeoutMs).toBeUndefined();
   });
 });

@@ -5,14 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError, LifecycleError } from '../src/errors.js';
+import type { WatchEnd } from '../src/membership/connection.js';
+import { META_BYTES_MAX } from '../src/membership/limits.js';
+import type { MemberStateName } from '../src/membership/member-state.js';
 import { Random } from '../src/runtime/random.js';
 import { VirtualClock } from '../src/runtime/virtual-clock.js';
 import type { SwimConfig } from '../src/swim/config.js';
 import { SwimCore, type SwimCoreOptions } from '../src/swim/core.js';
-import type { SwimEnvironment, WatchEnd } from '../src/swim/environment.js';
+import type { SwimEnvironment } from '../src/swim/environment.js';
 import type { MemberEvent, MessageEvent, SwimEvent, TransitionCause } from '../src/swim/events.js';
-import { META_BYTES_MAX } from '../src/swim/limits.js';
-import type { MemberStateName } from '../src/swim/member-state.js';
 import type { Packet, StreamMessage, SuspectUpdate, Update } from '../src/swim/messages.js';
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';
@@ -541,7 +542,8 @@ describe('SwimCore: failure detection', () => {
     const incarnation = b.core.incarnation;
     net.isolated.add('b');
     net.runUntil(() => a.core.stateOf('b') === 'suspect', 5000);
-    a.core.queue.clear();
+    // What a queued, once the suspicion's gossip is spent on the cut-off b.
+    net.runUntil(() => a.core.pendingBroadcasts === 0, 5000);
     net.isolated.clear();
     net.drop = block;
     const from = net.sent.length;
@@ -798,11 +800,7 @@ describe('SwimCore: the TCP fallback probe, the last word, stale rumours', () =>
 });
 
 describe('SwimCore: the death watch', () => {
-  const watchedBy = (net: Net, name: string) =>
-    net
-      .get(name)
-      .core.deathWatch!.watching.map((id) => net.get(name).core.directory.nameOf(id))
-      .sort();
+  const watchedBy = (net: Net, name: string) => [...net.get(name).core.watching].sort();
 
   function formed(seed: number): { net: Net; members: Member[] } {
     const net = new Net(seed, true);
@@ -837,8 +835,10 @@ describe('SwimCore: the death watch', () => {
     });
     // Without a kernel to ask, there is no death watch.
     const plain = new Net(31);
-    plain.form(['a', 'b']);
-    expect(plain.get('a').core.deathWatch).toBeUndefined();
+    const pair = plain.form(['a', 'b']);
+    plain.runUntil(() => allAlive(pair), CONVERGE_MS);
+    expect(plain.get('a').core.watching).toEqual([]);
+    expect(plain.get('a').core.counters.watchesOpened).toBe(0);
   });
 
   it('a witness keeps gossiping its own refusal beside another witness’s refusal of the same member', () => {
@@ -847,7 +847,12 @@ describe('SwimCore: the death watch', () => {
     const incarnation = n2.core.members().find((m) => m.name === 'n5')!.incarnation;
     const since = net.sent.length;
     // n2 saw n5 refuse a connection, then hears before its next gossip that n3 saw the same.
-    n2.core.witnessRefused(n2.core.directory.find('n5')!);
+    // n2's own refusal, the suspect update its death watch raises, applied as n2 applies its own.
+    n2.core.handlePacket(addressOf('n2'), {
+      type: 'gossip',
+      from: 'n2',
+      updates: [{ kind: 'suspect', name: 'n5', incarnation, from: 'n2', refused: true }],
+    });
     n2.core.handlePacket(addressOf('n3'), {
       type: 'gossip',
       from: 'n3',
@@ -946,12 +951,12 @@ describe('SwimCore: the death watch', () => {
     const info = n1.core.members().find((m) => m.name === 'n2')!;
     const opened = n1.core.counters.watchesOpened;
     const moved = 'n2-moved.test:7946';
-    n1.core.applyAlive({
-      kind: 'alive',
-      name: 'n2',
-      address: moved,
-      incarnation: info.incarnation + 1,
-      meta: info.meta,
+    n1.core.handlePacket(moved, {
+      type: 'gossip',
+      from: 'n2',
+      updates: [
+        { kind: 'alive', name: 'n2', address: moved, incarnation: info.incarnation + 1, meta: info.meta },
+      ],
     });
     expect(memberEvents(n1, 'n2')).toHaveLength(1); // its join only
     net.run(0);

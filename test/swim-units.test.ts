@@ -5,13 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Random } from '../src/runtime/random.js';
-import { VirtualClock } from '../src/runtime/virtual-clock.js';
-import { Awareness } from '../src/swim/awareness.js';
-import { BroadcastQueue } from '../src/swim/broadcast-queue.js';
-import { MemberDirectory } from '../src/swim/directory.js';
-import { FORGOTTEN_BUCKETS, ForgottenLives } from '../src/swim/forgotten-lives.js';
-import { FreezeGuard } from '../src/swim/freeze-guard.js';
+import { Awareness } from '../src/membership/awareness.js';
+import { FreezeGuard } from '../src/membership/freeze-guard.js';
 import {
   ALIVE,
   DEAD,
@@ -21,7 +16,12 @@ import {
   SUSPECT,
   stateName,
   UNKNOWN,
-} from '../src/swim/member-state.js';
+} from '../src/membership/member-state.js';
+import { Random } from '../src/runtime/random.js';
+import { VirtualClock } from '../src/runtime/virtual-clock.js';
+import { BroadcastQueue } from '../src/swim/broadcast-queue.js';
+import { MemberDirectory } from '../src/swim/directory.js';
+import { FORGOTTEN_BUCKETS, ForgottenLives } from '../src/swim/forgotten-lives.js';
 import { MemberTable } from '../src/swim/member-table.js';
 import {
   arrayHeaderBytes,

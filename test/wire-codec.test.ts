@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { Packr, Unpackr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
-import { ALIVE, DEAD, LEFT, SUSPECT } from '../src/swim/member-state.js';
+import { ALIVE, DEAD, LEFT, SUSPECT } from '../src/membership/member-state.js';
 import {
   arrayHeaderBytes,
   packetBytes,

@@ -4,9 +4,10 @@
  * the calls its owner makes (`handleHeartbeat`) and the timers it sets on the clock. The node runtime
  * implements it over UDP; tests over a virtual clock and plain function calls.
  */
+
+import type { MemberEvent } from '../membership/events.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
-import type { MemberEvent } from '../swim/events.js';
 import type { Heartbeat } from './messages.js';
 
 export interface HeartbeatEnvironment {

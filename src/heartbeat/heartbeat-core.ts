@@ -6,7 +6,7 @@
  * Dead at `deadPhi` or when a suspicion timeout ends, and back to Alive whenever its heartbeats come
  * again. From Lifeguard (Dadgar, Phillips and Currey, 2018) it takes local health: its own timers firing
  * late raise a health score that stretches the suspicion timeout; and from the SWIM core, the freeze
- * guard (`src/swim/freeze-guard.ts`): after a freeze, silence before the wake is no evidence until fresh
+ * guard (`src/membership/freeze-guard.ts`): after a freeze, silence before the wake is no evidence until fresh
  * heartbeats show that what waited in the socket buffer has been read.
  *
  * Each peer has one timer, armed for the next moment its state can change (phi is inverted to find when
@@ -16,14 +16,22 @@
  */
 import { PhiAccrualDetector } from '../detector/phi-accrual.js';
 import { InvalidArgumentError, LifecycleError } from '../errors.js';
+import { Awareness } from '../membership/awareness.js';
+import type { MemberEvent, TransitionCause } from '../membership/events.js';
+import { FreezeGuard } from '../membership/freeze-guard.js';
+import { checkMemberAddress, checkMemberName, checkStartIncarnation } from '../membership/identity.js';
+import { LateTimers } from '../membership/late-timers.js';
+import { ADDRESS_BYTES_MAX, isWireText, NAME_BYTES_MAX } from '../membership/limits.js';
+import {
+  ALIVE,
+  DEAD,
+  type MemberStateName,
+  SUSPECT,
+  stateName,
+  UNKNOWN,
+} from '../membership/member-state.js';
 import { checkKnownKeys } from '../options.js';
 import type { Clock, Timer } from '../runtime/clock.js';
-import { Awareness } from '../swim/awareness.js';
-import type { MemberEvent, TransitionCause } from '../swim/events.js';
-import { FreezeGuard } from '../swim/freeze-guard.js';
-import { checkMemberAddress, checkMemberName, checkStartIncarnation } from '../swim/identity.js';
-import { ADDRESS_BYTES_MAX, isWireText, NAME_BYTES_MAX } from '../swim/limits.js';
-import { ALIVE, DEAD, type MemberStateName, SUSPECT, stateName, UNKNOWN } from '../swim/member-state.js';
 import { HEARTBEAT_CONFIG_KEYS, type HeartbeatConfig, resolveHeartbeatConfig } from './config.js';
 import type { HeartbeatEnvironment } from './environment.js';
 import type { Heartbeat } from './messages.js';
@@ -117,6 +125,7 @@ export class HeartbeatCore {
   private readonly clock: Clock;
   private readonly awareness: Awareness;
   private readonly freezeGuard: FreezeGuard | undefined;
+  private readonly lateTimers: LateTimers;
   // Every peer is in byAddress (addresses are unique); byName holds those whose name is known.
   private readonly byAddress = new Map<string, Peer>();
   private readonly byName = new Map<string, Peer>();
@@ -143,6 +152,7 @@ export class HeartbeatCore {
     // A timer more than an interval late means at least one beat of ours, and one of each peer's, went
     // unhandled: whatever the monitor would conclude from the silence may be its own doing.
     this.freezeGuard = options.freezeGuard === false ? undefined : new FreezeGuard(this.config.intervalMs);
+    this.lateTimers = new LateTimers(this.config.intervalMs, this.awareness, this.freezeGuard, this.counters);
   }
 
   /** Whether the core sends and monitors (started and not stopped). */
@@ -368,22 +378,12 @@ export class HeartbeatCore {
   }
 
   /**
-   * Measures how late a timer due at `dueMs` fired: this member's own event-loop delay. Beyond half an
-   * interval it raises the health score (one level per half interval, at most 4 at once); beyond an
-   * interval it also trips the freeze guard. Returns whether it was late beyond half an interval.
+   * Measures how late a timer due at `dueMs` fired, against the heartbeat interval (see
+   * `late-timers.ts`). Returns whether it was late beyond half an interval.
    */
   private noteLateness(dueMs: number): boolean {
-    const now = this.clock.now();
-    const lateMs = now - dueMs;
-    const stressMs = this.config.intervalMs / 2;
-    if (lateMs <= stressMs) return false;
-    this.counters.lateTimers++;
-    this.awareness.apply(Math.min(4, Math.floor(lateMs / stressMs)));
-    const guard = this.freezeGuard;
-    if (guard !== undefined) {
-      guard.noteTimer(dueMs, now);
-      this.counters.freezes = guard.trips;
-    }
+    if (!this.lateTimers.note(dueMs, this.clock.now())) return false;
+    if (this.freezeGuard !== undefined) this.counters.freezes = this.freezeGuard.trips;
     return true;
   }
 

@@ -5,8 +5,8 @@
  * or a stale datagram (reordered, duplicated, or from a life already replaced).
  */
 import type { PhiAccrualDetector } from '../detector/phi-accrual.js';
+import { type ALIVE, DEAD, type SUSPECT, type UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
-import { type ALIVE, DEAD, type SUSPECT, type UNKNOWN } from '../swim/member-state.js';
 import type { Heartbeat } from './messages.js';
 
 /** A peer's state: the member states it can be in, or unknown before its first heartbeat. */

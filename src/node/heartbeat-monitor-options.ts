@@ -6,11 +6,11 @@ import type { Logger } from 'pino';
 import { InvalidArgumentError, InvalidOptionError, NetworkError } from '../errors.js';
 import { HEARTBEAT_CONFIG_KEYS, type HeartbeatConfig, resolveHeartbeatConfig } from '../heartbeat/config.js';
 import type { PeerSpec } from '../heartbeat/heartbeat-core.js';
+import { checkMemberName, checkStartIncarnation } from '../membership/identity.js';
+import { isWireText, NAME_BYTES_MAX } from '../membership/limits.js';
 import { checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
-import { checkMemberName, checkStartIncarnation } from '../swim/identity.js';
-import { isWireText, NAME_BYTES_MAX } from '../swim/limits.js';
 import { normalizeAddress } from '../transport/address.js';
 import type { Keyring } from '../wire/keyring.js';
 import { checkEncryptionOptions } from './encryption-options.js';
@@ -44,7 +44,7 @@ export interface HeartbeatMonitorOptions extends Partial<HeartbeatConfig> {
   readonly incarnation?: number;
   /**
    * Convict nobody on silence from before a freeze of this process until fresh heartbeats came in
-   * (`src/swim/freeze-guard.ts`). Default true.
+   * (`src/membership/freeze-guard.ts`). Default true.
    */
   readonly freezeGuard?: boolean;
   /** A pino logger; the monitor logs through `child({ component: 'heartbeat' })`. Silent by default. */

@@ -3,7 +3,7 @@
  * protocol activity from the core, merged into one plain object that is cheap to read and to serialise
  * (for logs, metrics exporters, tests).
  */
-import type { SwimCounters } from '../swim/core.js';
+import type { SwimCounters } from '../swim/counters.js';
 import type { TransportCounters, DropReason as TransportDropReason } from '../transport/transport.js';
 import type { DropCounters, DropReason as WireDropReason } from '../wire/drop-reason.js';
 

@@ -4,12 +4,12 @@
  */
 import type { Logger } from 'pino';
 import { InvalidOptionError } from '../errors.js';
+import { checkMemberMeta, checkMemberName, checkStartIncarnation } from '../membership/identity.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
 import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
-import { checkMemberMeta, checkMemberName, checkStartIncarnation } from '../swim/identity.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { abortable } from '../abortable.js';
 import { InvalidArgumentError, NetworkError } from '../errors.js';
+import type { ConnectOutcome, WatchEnd } from '../membership/connection.js';
 import { Random } from '../runtime/random.js';
 import { entropySeed } from '../runtime/system.js';
 import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
@@ -16,7 +17,7 @@ import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
 import type { TransportOptions } from '../transport/options.js';
 import { checkSeed, resolveSeeds } from '../transport/resolve.js';
-import type { ConnectProbeResult, Transport, WatchEnd } from '../transport/transport.js';
+import type { Transport } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
 import { countDrop } from '../wire/drop-reason.js';
 import { encodePacket, encodeStream } from '../wire/encode.js';
@@ -279,11 +280,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       ...(transport.probeConnect === undefined
         ? {}
         : {
-            probeConnect: (
-              address: string,
-              timeoutMs: number,
-              done: (outcome: ConnectProbeResult) => void,
-            ) => {
+            probeConnect: (address: string, timeoutMs: number, done: (outcome: ConnectOutcome) => void) => {
               transport.probeConnect?.(address, timeoutMs).then(done);
             },
           }),

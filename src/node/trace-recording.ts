@@ -11,10 +11,10 @@
  */
 import { pino } from 'pino';
 import { InvalidOptionError } from '../errors.js';
+import type { MemberEvent } from '../membership/events.js';
 import { checkNumber } from '../options.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
-import type { MemberEvent } from '../swim/events.js';
 import { type PeerRecordingStatus, TraceRecorder } from '../trace/recorder.js';
 import type { Trace } from '../trace/trace.js';
 import { normalizeAddress } from '../transport/address.js';

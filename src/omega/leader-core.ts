@@ -20,9 +20,10 @@
  * leave through a callback. It is a hint for liveness, never a lock: two members may name different
  * leaders at the same moment.
  */
+
+import type { MemberEvent } from '../membership/events.js';
+import type { MemberStateName } from '../membership/member-state.js';
 import type { Clock, Timer } from '../runtime/clock.js';
-import type { MemberEvent } from '../swim/events.js';
-import type { MemberStateName } from '../swim/member-state.js';
 import {
   type LeaderCoreOptions,
   type RankFunction,

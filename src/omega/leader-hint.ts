@@ -5,11 +5,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { InvalidOptionError } from '../errors.js';
+import type { MemberEvent } from '../membership/events.js';
+import type { MemberStateName } from '../membership/member-state.js';
 import { checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
-import type { MemberEvent } from '../swim/events.js';
-import type { MemberStateName } from '../swim/member-state.js';
 import { type KnownMember, type LeaderCandidate, type LeaderChange, LeaderCore } from './leader-core.js';
 import type { LeaderCoreOptions, LeaderSelf } from './leader-options.js';
 

@@ -3,7 +3,7 @@
  * knows the ground truth (which process is up, when each crashed) and compares every member's claims
  * with it, as they are made.
  */
-import type { MemberEvent } from '../swim/events.js';
+import type { MemberEvent } from '../membership/events.js';
 
 /** What the collector needs to know of the simulated processes. */
 export interface GroundTruth {

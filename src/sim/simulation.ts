@@ -12,6 +12,9 @@
  * a restarted member starts a fresh hint.
  */
 import { InvalidOptionError } from '../errors.js';
+import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
+import { START_INCARNATION_MAX } from '../membership/identity.js';
+import type { MemberStateName } from '../membership/member-state.js';
 import { LeaderBaseline, LeaderCore } from '../omega/leader-core.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import { Random } from '../runtime/random.js';
@@ -20,10 +23,7 @@ import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
-import type { ConnectOutcome, Watch, WatchEnd } from '../swim/environment.js';
 import type { SwimEvent } from '../swim/events.js';
-import { START_INCARNATION_MAX } from '../swim/identity.js';
-import type { MemberStateName } from '../swim/member-state.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { type FaultPlan, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
@@ -55,7 +55,7 @@ export interface SimulationOptions {
   readonly trackPhi?: boolean;
   /** Every member adapts its probe timeout to round trips (off by default; see `adaptive-timeout.ts`). */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
-  /** Whether members use the freeze guard (`freeze-guard.ts`). Default true; off to measure what it does. */
+  /** Whether members use the freeze guard (`src/membership/freeze-guard.ts`). Default true; off to measure what it does. */
   readonly freezeGuard?: boolean;
   /**
    * Whether members watch their successors on the ring of names over held connections

@@ -5,7 +5,7 @@
  * watchers learns one network delay later; a host that goes down, a pause or a partition closes
  * nothing.
  */
-import type { Watch, WatchEnd } from '../swim/environment.js';
+import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { SimNetwork } from './network.js';
 import type { SimProcess } from './process.js';
 

@@ -21,14 +21,23 @@
  * one pass, and nothing runs while the membership does not change. A member's watches then change only
  * where its successors did.
  */
+
+import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { Timer } from '../runtime/clock.js';
-import type { SwimCore } from './core.js';
-import type { Watch, WatchEnd } from './environment.js';
+import type { SwimContext } from './context.js';
 
 /** Members each member watches, and so watchers per member: two, for the two refusals that convict. */
 export const WATCHED_SUCCESSORS = 2;
 /** Longest back-off between attempts to open a watch that failed, in probe intervals. */
 const RETRY_INTERVALS_MAX = 32;
+
+/** What the death watch asks of the other mechanisms. */
+export interface DeathWatchPort {
+  /** Opens a watch on `address` (the environment). */
+  open(address: string, onEnd: (reason: WatchEnd) => void): Watch;
+  /** `id`'s host refused a connection (the suspicions). */
+  witnessRefused(id: number): void;
+}
 
 interface Watched {
   readonly id: number;
@@ -47,12 +56,12 @@ export class DeathWatch {
   private readonly onChanged = (): void => {
     this.followTimer = undefined;
     // A connection attempt that was under way when the member stopped can still report a refusal.
-    if (this.core.isRunning) this.follow(this.ringSuccessors());
+    if (this.ctx.lifecycle.isRunning) this.follow(this.ringSuccessors());
   };
 
   constructor(
-    private readonly core: SwimCore,
-    private readonly open: (address: string, onEnd: (reason: WatchEnd) => void) => Watch,
+    private readonly ctx: SwimContext,
+    private readonly port: DeathWatchPort,
   ) {}
 
   /** Members this member watches now, by id (for tests and counters). */
@@ -62,12 +71,12 @@ export class DeathWatch {
 
   /** A member's state or address changed: the ring is recomputed once the current work is done. */
   changed(): void {
-    this.followTimer ??= this.core.env.clock.setTimer(0, this.onChanged);
+    this.followTimer ??= this.ctx.clock.setTimer(0, this.onChanged);
   }
 
   /** Once a probe period: reopens watches whose back-off ran out. */
   tick(): void {
-    const now = this.core.now();
+    const now = this.ctx.clock.now();
     for (const w of this.watched.values()) {
       if (w.handle === undefined && now >= w.retryAtMs) this.openWatch(w);
     }
@@ -81,7 +90,7 @@ export class DeathWatch {
   }
 
   private follow(ids: readonly number[]): void {
-    const { directory } = this.core;
+    const { directory } = this.ctx.view;
     for (const [id, w] of this.watched) {
       if (ids.includes(id) && directory.addressOf(id) === w.address) continue;
       w.handle?.cancel();
@@ -106,15 +115,15 @@ export class DeathWatch {
    * wrapping around, the smallest of all.
    */
   private ringSuccessors(): number[] {
-    const core = this.core;
-    const self = core.name;
+    const { view } = this.ctx;
+    const self = this.ctx.name;
     const out = this.successors;
     out.length = 0;
     const k = WATCHED_SUCCESSORS;
     const names: string[] = [];
-    for (let id = 0; id < core.directory.size; id++) {
-      if (!core.isProbeable(id)) continue;
-      const name = core.directory.nameOf(id);
+    for (let id = 0; id < view.directory.size; id++) {
+      if (!view.isProbeable(id)) continue;
+      const name = view.directory.nameOf(id);
       // Insertion into a list of at most k, ordered by distance along the ring.
       let at = out.length;
       while (at > 0 && ringBefore(name, names[at - 1]!, self)) at--;
@@ -130,32 +139,31 @@ export class DeathWatch {
   }
 
   private openWatch(w: Watched): void {
-    const core = this.core;
-    core.counters.watchesOpened++;
-    const handle = this.open(w.address, (reason) => this.ended(w, handle, reason));
+    this.ctx.counters.watchesOpened++;
+    const handle = this.port.open(w.address, (reason) => this.ended(w, handle, reason));
     w.handle = handle;
   }
 
   private ended(w: Watched, handle: Watch, reason: WatchEnd): void {
     if (w.handle !== handle || this.watched.get(w.id) !== w) return;
     w.handle = undefined;
-    const core = this.core;
-    if (!core.isRunning) return;
-    const intervalMs = core.config.probeIntervalMs;
+    const { lifecycle, config, counters, clock, outbox } = this.ctx;
+    if (!lifecycle.isRunning) return;
+    const intervalMs = config.probeIntervalMs;
     if (reason === 'closed') {
-      core.counters.watchesClosed++;
+      counters.watchesClosed++;
       // Its process may be gone: if so, its host refuses a new connection now. If not (it shut its
       // watches for lack of room, say), the watch is opened again next period.
       w.failures = 0;
-      w.retryAtMs = core.now() + intervalMs;
-      core.tryConnect(w.id, () => core.witnessRefused(w.id));
+      w.retryAtMs = clock.now() + intervalMs;
+      outbox.tryConnect(w.id, () => this.port.witnessRefused(w.id));
       return;
     }
     w.failures++;
-    w.retryAtMs = core.now() + intervalMs * Math.min(RETRY_INTERVALS_MAX, 2 ** w.failures);
+    w.retryAtMs = clock.now() + intervalMs * Math.min(RETRY_INTERVALS_MAX, 2 ** w.failures);
     if (reason === 'refused') {
-      core.counters.connectsRefused++;
-      core.witnessRefused(w.id);
+      counters.connectsRefused++;
+      this.port.witnessRefused(w.id);
     }
   }
 }

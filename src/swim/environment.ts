@@ -4,28 +4,11 @@
  * (`handlePacket`, `handleStream`, timers). The node runtime implements it over UDP and TCP; the
  * simulator over its virtual network.
  */
+import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
 import type { SwimEvent } from './events.js';
 import type { Packet, StreamMessage } from './messages.js';
-
-/**
- * What a TCP connection attempt to a member's port found: `refused` means its host answered that nothing
- * listens there any more (its process is gone), `accepted` that something does (the process may still be
- * paused), `timeout` that nothing answered in time (host down, network cut, or just slow).
- */
-export type ConnectOutcome = 'refused' | 'accepted' | 'timeout';
-
-/**
- * How a watch ended: `closed` when the watched member's end closed (its process exited, was killed or
- * shut down), `refused` when its host refused the connection, `failed` when it could not be opened.
- */
-export type WatchEnd = 'closed' | 'refused' | 'failed';
-
-/** A watch in place; `cancel` closes it without an end being reported. */
-export interface Watch {
-  cancel(): void;
-}
 
 export interface SwimEnvironment {
   readonly clock: Clock;

@@ -1,65 +1,10 @@
 /**
- * What a SWIM member reports: member transitions and application messages. Every transition carries
- * enough to explain it afterwards: the previous state, the cause, who accused, how many members
- * confirmed, and the local health at the time. The heartbeat monitor (`src/heartbeat/`) reports its
- * peers' transitions with the same {@link MemberEvent}, so one consumer serves both.
+ * What a SWIM member reports: member transitions (the vocabulary it shares with the heartbeat monitor,
+ * in `src/membership/events.ts`) and application messages.
  */
-import type { MemberStateName } from './member-state.js';
+import type { MemberEvent } from '../membership/events.js';
 
-/** Why a transition happened. Append-only: agents print these names, so they are never renamed. */
-export type TransitionCause =
-  /** A member was heard of for the first time. */
-  | 'joined'
-  /** This member's own probe of it failed. */
-  | 'probe-failed'
-  /** Another member's suspicion reached this member. */
-  | 'suspect-gossip'
-  /** The suspicion ran out without a refutation. */
-  | 'suspicion-timeout'
-  /** The suspect proved it is alive with a higher incarnation. */
-  | 'refuted'
-  /** Another member's declaration of death reached this member. */
-  | 'dead-gossip'
-  /** The member announced a graceful leave. */
-  | 'left'
-  /** A member held dead or left came back. */
-  | 'rejoined'
-  /** The member changed its metadata. */
-  | 'metadata'
-  /**
-   * Heartbeat monitor: the phi of the member's silence reached the suspicion threshold (`suspect`), or
-   * the death threshold (`dead`).
-   */
-  | 'phi-threshold'
-  /** Heartbeat monitor: heartbeats of the same life came again from a suspected member. */
-  | 'heartbeat-resumed'
-  /**
-   * This member's connection to the member's port was refused (after its watch closed, or its ack was
-   * late): its process is gone while its host is up.
-   */
-  | 'connection-refused';
-
-/** A change in the state of a member, or of its metadata (`update`). */
-export interface MemberEvent {
-  readonly type: 'alive' | 'suspect' | 'dead' | 'left' | 'update';
-  /** Name of the member the event is about. */
-  readonly member: string;
-  readonly address: string;
-  readonly incarnation: number;
-  /** Its state before, or `unknown` when it was just discovered. */
-  readonly previous: MemberStateName | 'unknown';
-  /** Monotonic time of the event in ms. */
-  readonly atMs: number;
-  /** Wall time of the event, Unix ms. */
-  readonly wallMs: number;
-  readonly cause: TransitionCause;
-  /** Who raised the suspicion or declared the death, when someone did. */
-  readonly accuser?: string;
-  /** Independent confirmations of the suspicion so far (suspect and dead events). */
-  readonly confirmations: number;
-  /** This member's Lifeguard health score when the event happened: 0 is healthy. */
-  readonly localHealth: number;
-}
+export type { MemberEvent, TransitionCause } from '../membership/events.js';
 
 /** An application message: a direct `send`, or a `broadcast` that gossip delivered. */
 export interface MessageEvent {

@@ -6,7 +6,7 @@
  * waits.
  */
 import type { Timer } from '../runtime/clock.js';
-import type { SwimCore } from './core.js';
+import type { SwimContext } from './context.js';
 import type { Gossip } from './messages.js';
 
 /**
@@ -22,12 +22,12 @@ export class Gossiper {
   // Made once: a closure per tick would be most of what an idle member allocates.
   private readonly onTick = (): void => this.tick();
 
-  constructor(private readonly core: SwimCore) {
-    this.isTarget = (id) => core.isGossipTarget(id);
+  constructor(private readonly ctx: SwimContext) {
+    this.isTarget = (id) => ctx.view.isGossipTarget(id);
   }
 
   start(): void {
-    this.phaseMs = this.core.now() + this.core.env.random.next() * this.core.config.gossipIntervalMs;
+    this.phaseMs = this.ctx.clock.now() + this.ctx.random.next() * this.ctx.config.gossipIntervalMs;
     this.wake();
   }
 
@@ -38,35 +38,31 @@ export class Gossiper {
 
   /** Schedules the next tick of the rhythm, unless one is scheduled already. */
   wake(): void {
-    if (this.timer !== undefined || !this.core.isRunning) return;
-    const interval = this.core.config.gossipIntervalMs;
-    const now = this.core.now();
+    const { lifecycle, config, clock } = this.ctx;
+    if (this.timer !== undefined || !lifecycle.isRunning) return;
+    const interval = config.gossipIntervalMs;
+    const now = clock.now();
     const next =
       now <= this.phaseMs
         ? this.phaseMs
         : this.phaseMs + Math.ceil((now - this.phaseMs) / interval) * interval;
-    this.timer = this.core.env.clock.setTimer(next - now, this.onTick);
+    this.timer = clock.setTimer(next - now, this.onTick);
   }
 
   private tick(): void {
-    const core = this.core;
+    const { lifecycle, outbox, view, config, random, clock, name } = this.ctx;
     this.timer = undefined;
-    if (!core.isRunning) return;
-    if (core.pendingBroadcasts > 0) {
-      const targets = core.order.randomMembers(
-        core.config.gossipNodes,
-        core.env.random,
-        this.isTarget,
-        this.targets,
-      );
+    if (!lifecycle.isRunning) return;
+    if (outbox.pending > 0) {
+      const targets = view.order.randomMembers(config.gossipNodes, random, this.isTarget, this.targets);
       for (const id of targets) {
-        if (core.pendingBroadcasts === 0) break;
-        const packet: Gossip = { type: 'gossip', from: core.name, updates: [] };
-        core.sendPacket(core.directory.addressOf(id), packet);
+        if (outbox.pending === 0) break;
+        const packet: Gossip = { type: 'gossip', from: name, updates: [] };
+        outbox.sendPacket(view.directory.addressOf(id), packet);
       }
     }
     // Keep ticking while updates wait; the rhythm's next tick is one interval on.
-    this.phaseMs = core.now() + core.config.gossipIntervalMs;
-    if (core.pendingBroadcasts > 0) this.wake();
+    this.phaseMs = clock.now() + config.gossipIntervalMs;
+    if (outbox.pending > 0) this.wake();
   }
 }

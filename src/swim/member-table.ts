@@ -3,7 +3,7 @@
  * indexed by directory id (one byte and four bytes per member), plus sparse maps for what only some
  * members have (metadata, the time of a death). Pure data: no time, no I/O.
  */
-import { ALIVE, DEAD, LEFT, type StateCode, SUSPECT, UNKNOWN } from './member-state.js';
+import { ALIVE, DEAD, LEFT, type StateCode, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import type { ViewBaseline, ViewStorage } from './view-storage.js';
 
 export class MemberTable {

@@ -6,11 +6,28 @@
  * with no ack by the end of the period the target is suspected. Interval and timeout are stretched by the
  * local health multiplier, which rises with missed nacks and failed probes and falls with successes.
  */
+import { ALIVE, UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
-import type { SwimCore } from './core.js';
-import { ALIVE } from './member-state.js';
+import type { AdaptiveTimeout } from './adaptive-timeout.js';
+import type { SwimContext } from './context.js';
 import { packetBytes } from './message-size.js';
-import type { Ack, Nack, Ping, PingReq, Update } from './messages.js';
+import type { Ack, DeadUpdate, Nack, Ping, PingReq, SuspectUpdate, Update } from './messages.js';
+
+/** What the prober asks of the other mechanisms. */
+export interface ProberPort {
+  /** What this member holds against `id`, sent along with pings of it (the suspicions). */
+  accusationOf(id: number): SuspectUpdate | DeadUpdate | undefined;
+  /** A suspect of this member's own to probe before the round's next target, or -1 (the suspicions). */
+  ownSuspectToProbe(): number;
+  /** This member is probing `id` now (the suspicions). */
+  probing(id: number): void;
+  /** The probe of `id` failed; `counted`: a refusal counted it already (the suspicions). */
+  probeFailed(id: number, counted: boolean): void;
+  /** `id`'s host refused the connection of a late probe (the suspicions). */
+  probeRefused(id: number): void;
+  /** A protocol period starts (the death watch reopens watches then). */
+  periodStarted(): void;
+}
 
 interface AckHandler {
   onAck(): void;
@@ -62,17 +79,23 @@ export class Prober {
   private readonly keep: (id: number) => boolean;
   private readonly onTick = (): void => this.tick();
   private tickDueMs = 0;
+  private seq = 0;
 
-  constructor(private readonly core: SwimCore) {
-    this.probeable = (id) => core.isProbeable(id);
-    this.keep = (id) => core.isGossipTarget(id);
+  /** @param adaptiveTimeout - round-trip statistics, when the probe timeout adapts to them */
+  constructor(
+    private readonly ctx: SwimContext,
+    private readonly port: ProberPort,
+    readonly adaptiveTimeout: AdaptiveTimeout | undefined,
+  ) {
+    this.probeable = (id) => ctx.view.isProbeable(id);
+    this.keep = (id) => ctx.view.isGossipTarget(id);
   }
 
   start(): void {
-    const { clock, random } = this.core.env;
+    const { clock, random, config } = this.ctx;
     // A random phase, so that members started together do not probe in lockstep.
-    const delayMs = random.next() * this.core.config.probeIntervalMs;
-    this.tickDueMs = this.core.now() + delayMs;
+    const delayMs = random.next() * config.probeIntervalMs;
+    this.tickDueMs = clock.now() + delayMs;
     this.timer = clock.setTimer(delayMs, this.onTick);
   }
 
@@ -87,30 +110,64 @@ export class Prober {
   }
 
   handleNack(seq: number): void {
-    this.core.counters.nacksReceived++;
+    this.ctx.counters.nacksReceived++;
     this.handlers.get(seq)?.onNack();
+  }
+
+  /**
+   * Acks a ping meant for this member. A member that pings while this member suspects it or holds it
+   * dead (it was frozen, cut off, or the suspicion never reached it) gets the accusation in the ack, so
+   * that it can refute at once instead of waiting for gossip or a state exchange to reach it.
+   */
+  answer(address: string, seq: number, from: string): void {
+    const { view, name, outbox } = this.ctx;
+    const updates: Update[] = [];
+    const id = view.directory.find(from);
+    if (id !== undefined) {
+      const accusation = this.port.accusationOf(id);
+      if (accusation !== undefined) updates.push(accusation);
+    }
+    outbox.sendPacket(address, { type: 'ack', seq, from: name, updates });
+  }
+
+  /**
+   * A fallback ping came over a stream, whose source port says nothing: the ack goes, over a stream too,
+   * to the address this member knows the prober by. A prober this member does not know gets no answer;
+   * its probe still has the datagram paths.
+   */
+  answerStreamPing(ping: Ping): void {
+    const { view, name, counters, outbox } = this.ctx;
+    if (ping.target !== name) {
+      counters.misdirectedPings++;
+      return;
+    }
+    const id = view.directory.find(ping.from);
+    if (id === undefined || view.table.stateOf(id) === UNKNOWN) return;
+    counters.fallbackPingsAnswered++;
+    const ack: Ack = { type: 'ack', seq: ping.seq, from: name, updates: [] };
+    outbox.sendStream(view.directory.addressOf(id), ack, packetBytes(ack));
   }
 
   /** Acts as the helper of a ping-req: probes the target and relays its ack, or a nack on silence. */
   handlePingReq(fromAddress: string, req: PingReq): void {
-    const core = this.core;
+    const { clock, config, lifecycle, counters, name } = this.ctx;
     let acked = false;
     // The nack leaves before the helper's own timeout runs out (Lifeguard, footnote 5): the asker sent the
     // ping-req one probe timeout into its period and closes the probe at the period's end, so a nack sent
     // after a full probe timeout arrives too late to count, and the asker would blame its own health for
     // every member that really died. An ack that comes later is still relayed.
     const nackTimer = req.nack
-      ? core.env.clock.setTimer(core.config.probeTimeoutMs * NACK_AT_FRACTION, () => {
-          if (acked || !core.isRunning) return;
-          core.counters.nacksSent++;
-          this.send(fromAddress, { type: 'nack', seq: req.seq, from: core.name, updates: [] });
+      ? clock.setTimer(config.probeTimeoutMs * NACK_AT_FRACTION, () => {
+          if (acked || !lifecycle.isRunning) return;
+          counters.nacksSent++;
+          this.send(fromAddress, { type: 'nack', seq: req.seq, from: name, updates: [] });
         })
       : undefined;
-    this.pingAddress(req.targetAddress, req.target, core.config.probeTimeoutMs, (ok) => {
+    this.pingAddress(req.targetAddress, req.target, config.probeTimeoutMs, (ok) => {
       if (!ok) return;
       acked = true;
       nackTimer?.cancel();
-      this.send(fromAddress, { type: 'ack', seq: req.seq, from: core.name, updates: [] });
+      this.send(fromAddress, { type: 'ack', seq: req.seq, from: name, updates: [] });
     });
   }
 
@@ -119,8 +176,8 @@ export class Prober {
    * `accuse`, the ping carries what this member holds against it, as probes do (buddy system).
    */
   pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void, accuse = false): void {
-    const { directory } = this.core;
-    const accusation = accuse ? this.core.accusationOf(id) : undefined;
+    const { directory } = this.ctx.view;
+    const accusation = accuse ? this.port.accusationOf(id) : undefined;
     const updates: Update[] = accusation === undefined ? [] : [accusation];
     this.pingAddress(directory.addressOf(id), directory.nameOf(id), timeoutMs, done, updates);
   }
@@ -133,9 +190,8 @@ export class Prober {
     done: (acked: boolean) => void,
     updates: Update[] = [],
   ): void {
-    const core = this.core;
-    const seq = core.nextSeq();
-    const timer = core.env.clock.setTimer(timeoutMs, () => {
+    const seq = this.nextSeq();
+    const timer = this.ctx.clock.setTimer(timeoutMs, () => {
       this.handlers.delete(seq);
       done(false);
     });
@@ -147,35 +203,40 @@ export class Prober {
       },
       onNack: NOOP,
     });
-    this.send(address, { type: 'ping', seq, from: core.name, target, updates });
+    this.send(address, { type: 'ping', seq, from: this.ctx.name, target, updates });
+  }
+
+  private nextSeq(): number {
+    this.seq = (this.seq + 1) >>> 0;
+    return this.seq;
   }
 
   private tick(): void {
-    const core = this.core;
-    if (!core.isRunning) return;
-    core.noteTimer(this.tickDueMs);
+    const { lifecycle, health, config, view, random, clock } = this.ctx;
+    if (!lifecycle.isRunning) return;
+    health.noteTimer(this.tickDueMs);
     // The previous probe's period ends now: it is decided before the next probe starts.
     this.finish();
-    core.deathWatch?.tick();
-    const intervalMs = core.awareness.scale(core.config.probeIntervalMs);
+    this.port.periodStarted();
+    const intervalMs = health.awareness.scale(config.probeIntervalMs);
     const again = this.reprobe;
     this.reprobe = -1;
-    let target = again >= 0 && core.isProbeable(again) ? again : core.ownSuspectToProbe();
-    if (target < 0) target = core.order.next(core.env.random, this.probeable, this.keep);
+    let target = again >= 0 && view.isProbeable(again) ? again : this.port.ownSuspectToProbe();
+    if (target < 0) target = view.order.next(random, this.probeable, this.keep);
     if (target >= 0) this.probe(target, target === again);
-    this.tickDueMs = core.now() + intervalMs;
-    this.timer = core.env.clock.setTimer(intervalMs, this.onTick);
+    this.tickDueMs = clock.now() + intervalMs;
+    this.timer = clock.setTimer(intervalMs, this.onTick);
   }
 
   private probe(target: number, again: boolean): void {
-    const core = this.core;
-    core.counters.probes++;
-    core.probing(target);
-    const seq = core.nextSeq();
+    const { counters, clock, health, config, view, lifecycle, outbox, name } = this.ctx;
+    counters.probes++;
+    this.port.probing(target);
+    const seq = this.nextSeq();
     const state: ProbeState = {
       seq,
       target,
-      sentMs: core.now(),
+      sentMs: clock.now(),
       indirectSeq: -1,
       fallbackSeq: -1,
       acked: false,
@@ -191,31 +252,31 @@ export class Prober {
         state.acked = true;
         // A timer that no longer has anything to do would still wake a real process up.
         state.timer?.cancel();
-        core.freezeGuard?.probeAnswered(state.sentMs);
-        core.adaptiveTimeout?.record(core.now() - state.sentMs);
+        health.freezeGuard?.probeAnswered(state.sentMs);
+        this.adaptiveTimeout?.record(clock.now() - state.sentMs);
       },
       onNack: NOOP,
     });
     // Buddy system: a suspect learns of the suspicion from the probe itself and can refute at once.
-    const buddy = core.accusationOf(target);
+    const buddy = this.port.accusationOf(target);
     const updates: Update[] = buddy === undefined ? [] : [buddy];
-    const ping: Ping = { type: 'ping', seq, from: core.name, target: core.directory.nameOf(target), updates };
-    this.send(core.directory.addressOf(target), ping);
-    const timeoutMs = core.awareness.scale(core.adaptiveTimeout?.timeoutMs() ?? core.config.probeTimeoutMs);
-    const late = (): boolean => !state.acked && this.current === state && core.isRunning;
+    const ping: Ping = { type: 'ping', seq, from: name, target: view.directory.nameOf(target), updates };
+    this.send(view.directory.addressOf(target), ping);
+    const timeoutMs = health.awareness.scale(this.adaptiveTimeout?.timeoutMs() ?? config.probeTimeoutMs);
+    const late = (): boolean => !state.acked && this.current === state && lifecycle.isRunning;
     const indirect = (): void => {
       if (late()) this.indirect(state);
     };
-    if (core.env.probeConnect === undefined) {
-      state.timer = core.env.clock.setTimer(timeoutMs, indirect);
+    if (!outbox.canConnect) {
+      state.timer = clock.setTimer(timeoutMs, indirect);
       return;
     }
     // One deadline at a time: the connection check, then the ping-req round.
     const connectAtMs = timeoutMs * CONNECT_AT_FRACTION;
-    state.timer = core.env.clock.setTimer(connectAtMs, () => {
+    state.timer = clock.setTimer(connectAtMs, () => {
       if (!late()) return;
       this.connect(state);
-      state.timer = core.env.clock.setTimer(timeoutMs - connectAtMs, indirect);
+      state.timer = clock.setTimer(timeoutMs - connectAtMs, indirect);
     });
   }
 
@@ -225,13 +286,13 @@ export class Prober {
    * paused process accepts too), and silence is what the ping-req round is for.
    */
   private connect(state: ProbeState): void {
-    const core = this.core;
-    core.tryConnect(state.target, () => {
-      if (state.acked || this.current !== state || !core.isRunning) return;
+    const { outbox, lifecycle } = this.ctx;
+    outbox.tryConnect(state.target, () => {
+      if (state.acked || this.current !== state || !lifecycle.isRunning) return;
       // The probe has failed already; the period still runs its course (ping-req, health), so that a
       // refusal changes nothing but the evidence the suspicion carries.
       state.refused = true;
-      core.probeRefused(state.target);
+      this.port.probeRefused(state.target);
     });
   }
 
@@ -242,16 +303,16 @@ export class Prober {
     this.handlers.delete(state.seq);
     this.handlers.delete(state.indirectSeq);
     this.handlers.delete(state.fallbackSeq);
-    const core = this.core;
+    const { awareness, freezeGuard } = this.ctx.health;
     if (state.acked) {
-      core.awareness.apply(-1);
+      awareness.apply(-1);
       return;
     }
     // Sent before this member froze: its silence says nothing about the target.
-    if (core.freezeGuard?.isStale(state.sentMs)) return;
+    if (freezeGuard?.isStale(state.sentMs)) return;
     // Lifeguard: nacks that did not come mean our own links or process are the problem.
-    core.awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
-    core.probeFailed(state.target, state.refused);
+    awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
+    this.port.probeFailed(state.target, state.refused);
     // The suspicion just raised travels with the next probe of the suspect (buddy system), one period
     // later rather than a round later: if it or the refutation is lost, the suspect still hears it directly.
     // Once only: probing a dead member period after period would hold up the rest of the round.
@@ -260,8 +321,8 @@ export class Prober {
 
   private indirect(state: ProbeState): void {
     const { target } = state;
-    const core = this.core;
-    const seq = core.nextSeq();
+    const { view, config, random, counters, name } = this.ctx;
+    const seq = this.nextSeq();
     state.indirectSeq = seq;
     this.handlers.set(seq, {
       onAck: () => {
@@ -271,27 +332,27 @@ export class Prober {
         state.nacks++;
       },
     });
-    const helpers = core.order.randomMembers(
-      core.config.indirectChecks,
-      core.env.random,
-      (id) => id !== target && id !== core.selfId && core.table.stateOf(id) === ALIVE,
+    const helpers = view.order.randomMembers(
+      config.indirectChecks,
+      random,
+      (id) => id !== target && id !== view.selfId && view.table.stateOf(id) === ALIVE,
       this.helpers,
     );
     state.expectedNacks = helpers.length;
-    core.counters.indirectProbes += helpers.length;
-    const targetName = core.directory.nameOf(target);
-    const targetAddress = core.directory.addressOf(target);
+    counters.indirectProbes += helpers.length;
+    const targetName = view.directory.nameOf(target);
+    const targetAddress = view.directory.addressOf(target);
     for (const helper of helpers) {
       const req: PingReq = {
         type: 'ping-req',
         seq,
-        from: core.name,
+        from: name,
         target: targetName,
         targetAddress,
         nack: true,
         updates: [],
       };
-      this.send(core.directory.addressOf(helper), req);
+      this.send(view.directory.addressOf(helper), req);
     }
     if (!state.refused) this.fallback(state, targetName, targetAddress);
   }
@@ -302,23 +363,23 @@ export class Prober {
    * retransmissions get through) then is not suspected for it. Not sent after a refusal: nothing listens.
    */
   private fallback(state: ProbeState, target: string, address: string): void {
-    const core = this.core;
-    const seq = core.nextSeq();
+    const { counters, outbox, name } = this.ctx;
+    const seq = this.nextSeq();
     state.fallbackSeq = seq;
     this.handlers.set(seq, {
       onAck: () => {
         if (state.acked) return;
         state.acked = true;
-        core.counters.fallbackAcks++;
+        counters.fallbackAcks++;
       },
       onNack: NOOP,
     });
-    const ping: Ping = { type: 'ping', seq, from: core.name, target, updates: [] };
-    core.counters.fallbackPings++;
-    core.env.sendStream(address, ping, packetBytes(ping));
+    const ping: Ping = { type: 'ping', seq, from: name, target, updates: [] };
+    counters.fallbackPings++;
+    outbox.sendStream(address, ping, packetBytes(ping));
   }
 
   private send(address: string, packet: Ping | PingReq | Ack | Nack): void {
-    this.core.sendPacket(address, packet);
+    this.ctx.outbox.sendPacket(address, packet);
   }
 }

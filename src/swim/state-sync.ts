@@ -11,14 +11,28 @@
  * a requester whose own refutation came from the reply sends its new state back once, so that both sides
  * learn both refutations in one round.
  */
+import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
-import type { SwimCore } from './core.js';
-import { ALIVE, DEAD, SUSPECT } from './member-state.js';
-import type { PushPull } from './messages.js';
+import type { SwimContext } from './context.js';
+import { pushPullBaseBytes, snapshotEntryBytes } from './message-size.js';
+import type { MemberList, PushPull, StreamMessage } from './messages.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 
+const EMPTY = new Uint8Array(0);
 /** Backoff of reconnection attempts to one member: at most this many reconnect intervals apart. */
 const RECONNECT_BACKOFF_MAX = 4;
+
+/** What state sync asks of the other mechanisms. */
+export interface StateSyncPort {
+  /** This member's incarnation now (its own statement about itself). */
+  readonly incarnation: number;
+  /** Merges a member list received from `from` (the membership rules). */
+  merge(members: MemberList, from: string): void;
+  /** Forgets the tombstones past their time (the tombstones). */
+  pruneTombstones(): void;
+  /** Pings `id` once, outside the probe cycle (the prober). */
+  pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void): void;
+}
 
 interface Backoff {
   failures: number;
@@ -38,12 +52,15 @@ export class StateSync {
   private readonly onReconnect = (): void => this.reconnectTick();
   private readonly onSeedRetry = (): void => this.seedRetryTick();
 
-  constructor(private readonly core: SwimCore) {}
+  constructor(
+    private readonly ctx: SwimContext,
+    private readonly port: StateSyncPort,
+  ) {}
 
   start(): void {
-    const { clock, random } = this.core.env;
+    const { clock, random, config } = this.ctx;
     this.pushPullTimer = clock.setTimer(random.next() * this.pushPullIntervalMs(), this.onPushPull);
-    const reconnectMs = random.next() * this.core.config.reconnectIntervalMs;
+    const reconnectMs = random.next() * config.reconnectIntervalMs;
     this.reconnectTimer = clock.setTimer(reconnectMs, this.onReconnect);
   }
 
@@ -62,41 +79,20 @@ export class StateSync {
     this.seeds = [...seedAddresses];
     this.exchangeWithSeeds();
     this.seedTimer?.cancel();
-    this.seedRetryMs = this.core.config.probeIntervalMs;
-    this.seedTimer = this.core.env.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
+    this.seedRetryMs = this.ctx.config.probeIntervalMs;
+    this.seedTimer = this.ctx.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
   }
 
   handlePushPull(fromAddress: string, message: PushPull): void {
-    const core = this.core;
+    const port = this.port;
     if (!message.reply) {
-      core.merge(message.members, message.from);
-      core.sendPushPull(fromAddress, false, true);
+      port.merge(message.members, message.from);
+      this.sendState(fromAddress, false, true);
       return;
     }
-    const before = core.incarnation;
-    core.merge(message.members, message.from);
-    if (core.incarnation !== before) this.exchange(fromAddress, false);
-  }
-
-  private exchange(address: string, join: boolean): void {
-    this.core.sendPushPull(address, join, false);
-  }
-
-  private pushPullIntervalMs(): number {
-    return scaledPushPullIntervalMs(this.core.config, this.core.clusterSizeEstimate());
-  }
-
-  private pushPullTick(): void {
-    const core = this.core;
-    if (!core.isRunning) return;
-    const [peer] = core.order.randomMembers(
-      1,
-      core.env.random,
-      (id) => id !== core.selfId && core.table.stateOf(id) === ALIVE,
-      this.scratch,
-    );
-    if (peer !== undefined) this.exchange(core.directory.addressOf(peer), false);
-    this.pushPullTimer = core.env.clock.setTimer(this.pushPullIntervalMs(), this.onPushPull);
+    const before = port.incarnation;
+    port.merge(message.members, message.from);
+    if (port.incarnation !== before) this.exchange(fromAddress, false);
   }
 
   /**
@@ -106,65 +102,117 @@ export class StateSync {
    * under unknown names cannot make this member open connections at will.
    */
   meetStranger(address: string): void {
-    const now = this.core.now();
-    if (now - this.lastStrangerMs < this.core.config.probeIntervalMs) return;
+    const now = this.ctx.clock.now();
+    if (now - this.lastStrangerMs < this.ctx.config.probeIntervalMs) return;
     this.lastStrangerMs = now;
     this.exchange(address, false);
   }
 
+  private exchange(address: string, join: boolean): void {
+    this.sendState(address, join, false);
+  }
+
+  /** Sends this member's full state to `address`, as a request (`reply` false) or a reply. */
+  private sendState(address: string, join: boolean, reply: boolean): void {
+    const { view, name, counters, outbox } = this.ctx;
+    const { directory, table } = view;
+    const count = table.known;
+    const names: string[] = new Array(count);
+    const addresses: string[] = new Array(count);
+    const incarnations = new Uint32Array(count);
+    const states = new Uint8Array(count);
+    const metas: Uint8Array[] = new Array(count);
+    let bytes = 0;
+    let i = 0;
+    for (let id = 0; id < directory.size && i < count; id++) {
+      const state = table.stateOf(id);
+      if (state === UNKNOWN) continue;
+      const incarnation = table.incarnationOf(id);
+      const meta = table.metadataOf(id) ?? EMPTY;
+      bytes += snapshotEntryBytes(directory.nameAndAddressBytes(id), incarnation, meta);
+      names[i] = directory.nameOf(id);
+      addresses[i] = directory.addressOf(id);
+      incarnations[i] = incarnation;
+      states[i] = state;
+      metas[i] = meta;
+      i++;
+    }
+    const members: MemberList = { names, addresses, incarnations, states, metas };
+    const message: StreamMessage = { type: 'push-pull', from: name, join, reply, members };
+    counters.streamsSent++;
+    outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count));
+  }
+
+  private pushPullIntervalMs(): number {
+    return scaledPushPullIntervalMs(this.ctx.config, this.ctx.view.clusterSize);
+  }
+
+  private pushPullTick(): void {
+    const { lifecycle, view, random, clock } = this.ctx;
+    if (!lifecycle.isRunning) return;
+    const [peer] = view.order.randomMembers(
+      1,
+      random,
+      (id) => id !== view.selfId && view.table.stateOf(id) === ALIVE,
+      this.scratch,
+    );
+    if (peer !== undefined) this.exchange(view.directory.addressOf(peer), false);
+    this.pushPullTimer = clock.setTimer(this.pushPullIntervalMs(), this.onPushPull);
+  }
+
   private exchangeWithSeeds(): void {
-    for (const address of this.seeds) if (address !== this.core.address) this.exchange(address, true);
+    for (const address of this.seeds) if (address !== this.ctx.address) this.exchange(address, true);
   }
 
   private isAlone(): boolean {
-    const table = this.core.table;
+    const table = this.ctx.view.table;
     return table.count(ALIVE) + table.count(SUSPECT) <= 1;
   }
 
   private seedRetryTick(): void {
-    const core = this.core;
+    const { lifecycle, config, clock } = this.ctx;
     this.seedTimer = undefined;
-    if (!core.isRunning || !this.isAlone()) return;
+    if (!lifecycle.isRunning || !this.isAlone()) return;
     this.exchangeWithSeeds();
-    this.seedRetryMs = Math.min(2 * this.seedRetryMs, core.config.reconnectIntervalMs);
-    this.seedTimer = core.env.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
+    this.seedRetryMs = Math.min(2 * this.seedRetryMs, config.reconnectIntervalMs);
+    this.seedTimer = clock.setTimer(this.seedRetryMs, this.onSeedRetry);
   }
 
   private reconnectTick(): void {
-    const core = this.core;
-    if (!core.isRunning) return;
-    const { config, env } = core;
-    const now = core.now();
+    const { lifecycle, config, clock, random, view } = this.ctx;
+    if (!lifecycle.isRunning) return;
+    const now = clock.now();
     if (this.isAlone() && this.seeds.length > 0 && this.seedTimer === undefined) {
       // Alone: the seeds are the only way back.
-      this.exchange(this.seeds[env.random.int(this.seeds.length)]!, true);
+      this.exchange(this.seeds[random.int(this.seeds.length)]!, true);
     }
     // Members dead longer than reconnectTimeoutMs are forgotten here, and so no longer tried.
-    core.tombstones.prune();
-    for (const id of this.backoff.keys()) if (core.table.stateOf(id) !== DEAD) this.backoff.delete(id);
+    this.port.pruneTombstones();
+    const table = view.table;
+    for (const id of this.backoff.keys()) if (table.stateOf(id) !== DEAD) this.backoff.delete(id);
     const candidates = this.scratch;
     candidates.length = 0;
-    for (const [id] of core.table.downMembers()) {
-      if (core.table.stateOf(id) !== DEAD) continue;
+    for (const [id] of table.downMembers()) {
+      if (table.stateOf(id) !== DEAD) continue;
       if ((this.backoff.get(id)?.nextAttemptMs ?? 0) <= now) candidates.push(id);
     }
-    if (candidates.length > 0) this.tryReconnect(candidates[env.random.int(candidates.length)]!);
-    this.reconnectTimer = env.clock.setTimer(config.reconnectIntervalMs, this.onReconnect);
+    if (candidates.length > 0) this.tryReconnect(candidates[random.int(candidates.length)]!);
+    this.reconnectTimer = clock.setTimer(config.reconnectIntervalMs, this.onReconnect);
   }
 
   private tryReconnect(id: number): void {
-    const core = this.core;
-    core.pingOnce(id, core.config.probeTimeoutMs * 2, (acked) => {
-      if (!core.isRunning) return;
+    const { lifecycle, config, clock, view } = this.ctx;
+    this.port.pingOnce(id, config.probeTimeoutMs * 2, (acked) => {
+      if (!lifecycle.isRunning) return;
       if (acked) {
         this.backoff.delete(id);
-        this.exchange(core.directory.addressOf(id), true);
+        this.exchange(view.directory.addressOf(id), true);
         return;
       }
       const entry = this.backoff.get(id) ?? { failures: 0, nextAttemptMs: 0 };
       entry.failures++;
-      const delay = core.config.reconnectIntervalMs * Math.min(RECONNECT_BACKOFF_MAX, 2 ** entry.failures);
-      entry.nextAttemptMs = core.now() + delay;
+      const delay = config.reconnectIntervalMs * Math.min(RECONNECT_BACKOFF_MAX, 2 ** entry.failures);
+      entry.nextAttemptMs = clock.now() + delay;
       this.backoff.set(id, entry);
     });
   }

@@ -18,9 +18,10 @@
  * {@link ForgottenLives}, whose constant memory still refuses any alive at or below it: forgetting only
  * drops the reconnection attempts and the name, never the protection.
  */
-import type { SwimCore } from './core.js';
+
+import { ALIVE, DEAD, LEFT, SUSPECT } from '../membership/member-state.js';
+import type { SwimContext } from './context.js';
 import { ForgottenLives } from './forgotten-lives.js';
-import { ALIVE, DEAD, LEFT, SUSPECT } from './member-state.js';
 
 /**
  * Tombstones kept whatever the cluster size: enough that a partition of a cluster of up to this size
@@ -28,10 +29,19 @@ import { ALIVE, DEAD, LEFT, SUSPECT } from './member-state.js';
  */
 export const TOMBSTONES_MIN = 1024;
 
+/** What the tombstones ask of the other mechanisms. */
+export interface TombstonesPort {
+  /** Forgets member `id`: it leaves the view, and a private directory frees its name. */
+  forget(id: number): void;
+}
+
 export class Tombstones {
   private readonly forgotten = new ForgottenLives();
 
-  constructor(private readonly core: SwimCore) {}
+  constructor(
+    private readonly ctx: SwimContext,
+    private readonly port: TombstonesPort,
+  ) {}
 
   /**
    * The incarnation a life of `name` (unknown to the view) must exceed to be believed: the ceiling of
@@ -46,15 +56,15 @@ export class Tombstones {
    * Cheap when there is nothing to forget: the oldest tombstone comes first.
    */
   prune(): void {
-    const core = this.core;
-    const { table } = core;
-    const now = core.now();
+    const { view, clock, config } = this.ctx;
+    const { table } = view;
+    const now = clock.now();
     const keep = Math.max(TOMBSTONES_MIN, table.count(ALIVE) + table.count(SUSPECT));
     let excess = table.count(DEAD) + table.count(LEFT) - keep;
     for (const [id, since] of table.downMembers()) {
-      if (excess <= 0 && now - since <= core.config.reconnectTimeoutMs) return;
-      this.forgotten.note(core.directory.nameOf(id), table.incarnationOf(id));
-      core.forget(id);
+      if (excess <= 0 && now - since <= config.reconnectTimeoutMs) return;
+      this.forgotten.note(view.directory.nameOf(id), table.incarnationOf(id));
+      this.port.forget(id);
       excess--;
     }
   }

@@ -9,7 +9,7 @@
  * start; on a virtual machine, first touching fresh memory costs more than everything the protocol does
  * with it. A real member never shares a page and pays one array lookup more per read.
  */
-import { UNKNOWN } from './member-state.js';
+import { UNKNOWN } from '../membership/member-state.js';
 
 const PAGE_BITS = 7;
 /** Ids per page. */

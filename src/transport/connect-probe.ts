@@ -5,12 +5,12 @@
  * answer within the timeout means the host or the path is down. The connection is closed at once.
  */
 import { connect } from 'node:net';
+import type { ConnectOutcome } from '../membership/connection.js';
 import type { Clock } from '../runtime/clock.js';
 import { parseAddress } from './address.js';
-import type { ConnectProbeResult } from './transport.js';
 
 /** Tries a connection to `address`; never rejects (a bad address is reported as `timeout`). */
-export function probeConnect(address: string, timeoutMs: number, clock: Clock): Promise<ConnectProbeResult> {
+export function probeConnect(address: string, timeoutMs: number, clock: Clock): Promise<ConnectOutcome> {
   let host: string;
   let port: number;
   try {
@@ -21,7 +21,7 @@ export function probeConnect(address: string, timeoutMs: number, clock: Clock): 
   return new Promise((resolve) => {
     const socket = connect({ host, port, noDelay: true });
     let settled = false;
-    const settle = (result: ConnectProbeResult): void => {
+    const settle = (result: ConnectOutcome): void => {
       if (settled) return;
       settled = true;
       timer.cancel();

@@ -2,6 +2,9 @@
  * The transport layer's public surface, in one import: the `Transport` interface, the UDP/TCP and
  * in-memory implementations, addresses and seed resolution.
  */
+
+// The public name of what Transport.probeConnect resolves to; the type itself is shared with the core.
+export type { ConnectOutcome as ConnectProbeResult } from '../membership/connection.js';
 export {
   canonicalHost,
   formatAddress,
@@ -35,7 +38,6 @@ export {
   systemResolver,
 } from './resolve.js';
 export {
-  type ConnectProbeResult,
   DROP_REASONS,
   type DropReason,
   type MessageHandler,

@@ -15,6 +15,7 @@
  * across it fails to connect after `connectTimeoutMs`, as a black-holed TCP connect does.
  */
 import { LifecycleError, NetworkError } from '../errors.js';
+import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import { formatAddress, type HostPort, normalizeAddress } from './address.js';
@@ -23,14 +24,7 @@ import { emptyStreamMessage, FRAME_BYTES_MAX, frameHeader } from './frame.js';
 import { InboundStream } from './inbound-stream.js';
 import { Inbox } from './inbox.js';
 import { type ResolvedTransportOptions, resolveTransportOptions, type TransportOptions } from './options.js';
-import type {
-  ConnectProbeResult,
-  MessageHandler,
-  Transport,
-  TransportCounters,
-  WatchEnd,
-  WatchHandle,
-} from './transport.js';
+import type { MessageHandler, Transport, TransportCounters } from './transport.js';
 
 /** Largest UDP payload over IPv4 (65,535 − 8 bytes of UDP header − 20 of IP header). */
 export const DATAGRAM_BYTES_MAX = 65_507;
@@ -139,7 +133,7 @@ class MemoryTransport implements Transport {
   private readonly inbound = new Set<InboundStream>();
   /** Pending `sendStream` calls, to fail them on close. */
   private readonly outbound = new Set<(error: Error) => void>();
-  private readonly watches = new Set<WatchHandle>();
+  private readonly watches = new Set<Watch>();
   private inboundWatches = 0;
   private closing: Promise<void> | undefined;
 
@@ -192,7 +186,7 @@ class MemoryTransport implements Transport {
   }
 
   /** Refused when nothing listens at the address, silence across a cut link, accepted otherwise. */
-  probeConnect(address: string, timeoutMs: number): Promise<ConnectProbeResult> {
+  probeConnect(address: string, timeoutMs: number): Promise<ConnectOutcome> {
     let to: string;
     try {
       to = normalizeAddress(address, { label: 'probe destination' });
@@ -212,7 +206,7 @@ class MemoryTransport implements Transport {
    * A held connection, as over TCP: `refused` when nothing listens at the address, `failed` across a cut
    * link (after `connectTimeoutMs`), `closed` when the watched transport closes or resets it.
    */
-  watch(address: string, onEnd: (reason: WatchEnd) => void): WatchHandle {
+  watch(address: string, onEnd: (reason: WatchEnd) => void): Watch {
     let over = false;
     let connection: MemoryConnection | undefined;
     let timer: Timer | undefined;
@@ -227,7 +221,7 @@ class MemoryTransport implements Transport {
     const end = (reason: WatchEnd): void => {
       if (finish()) onEnd(reason);
     };
-    const handle: WatchHandle = { cancel: () => void finish() };
+    const handle: Watch = { cancel: () => void finish() };
     let to: string;
     try {
       if (this.closed) throw new LifecycleError('FDKIT_STOPPED', 'watch: the transport is closed');

@@ -9,6 +9,7 @@
 import { lookup } from 'node:dns/promises';
 import { networkInterfaces } from 'node:os';
 import { LifecycleError, NetworkError } from '../errors.js';
+import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
 import { checkNumber } from '../options.js';
 import { formatAddress, isUnspecifiedHost, parseAddress } from './address.js';
 import { chooseAdvertiseHost } from './advertise.js';
@@ -20,14 +21,7 @@ import { Inbox } from './inbox.js';
 import { type ResolvedTransportOptions, resolveTransportOptions, type TransportOptions } from './options.js';
 import { bindSamePort } from './same-port.js';
 import { openWatch, type PendingSend, sendFrame, TcpServer } from './tcp.js';
-import type {
-  ConnectProbeResult,
-  MessageHandler,
-  Transport,
-  TransportCounters,
-  WatchEnd,
-  WatchHandle,
-} from './transport.js';
+import type { MessageHandler, Transport, TransportCounters } from './transport.js';
 import { UdpEndpoint } from './udp.js';
 
 /** Options of {@link createNetTransport}. */
@@ -53,7 +47,7 @@ class NetTransport implements Transport {
   private readonly counts: TransportCounters;
   private readonly inbox: Inbox;
   private readonly pending = new Set<PendingSend>();
-  private readonly watches = new Set<WatchHandle>();
+  private readonly watches = new Set<Watch>();
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -90,18 +84,18 @@ class NetTransport implements Transport {
     this.counts.datagramBytesOut += bytes;
   };
 
-  probeConnect(address: string, timeoutMs: number): Promise<ConnectProbeResult> {
+  probeConnect(address: string, timeoutMs: number): Promise<ConnectOutcome> {
     return probeConnect(address, timeoutMs, this.options.clock);
   }
 
-  watch(address: string, onEnd: (reason: WatchEnd) => void): WatchHandle {
+  watch(address: string, onEnd: (reason: WatchEnd) => void): Watch {
     let cancelled = false;
     const end = (reason: WatchEnd): void => {
       this.watches.delete(handle);
       if (!cancelled) onEnd(reason);
     };
-    let inner: WatchHandle | undefined;
-    const handle: WatchHandle = {
+    let inner: Watch | undefined;
+    const handle: Watch = {
       cancel: () => {
         cancelled = true;
         this.watches.delete(handle);

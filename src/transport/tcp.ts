@@ -12,12 +12,12 @@
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { NetworkError } from '../errors.js';
+import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { formatAddress } from './address.js';
 import { bindError, systemErrorCode } from './bind-error.js';
 import { frameHeader } from './frame.js';
 import { InboundStream, type InboundStreamContext } from './inbound-stream.js';
-import type { WatchEnd, WatchHandle } from './transport.js';
 
 /** What the server needs from its transport. */
 export interface TcpServerContext {
@@ -282,7 +282,7 @@ export function openWatch(
   clock: Clock,
   connectTimeoutMs: number,
   onEnd: (reason: WatchEnd) => void,
-): WatchHandle {
+): Watch {
   const socket = connect({ host, port, noDelay: true });
   let connected = false;
   let over = false;

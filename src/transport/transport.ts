@@ -19,24 +19,7 @@
  * only the pure address functions (`parseAddress`) throw, synchronously.
  */
 
-/**
- * What a connection attempt to an address found: `refused` (its host says nothing listens there),
- * `accepted` (something does), or `timeout` (no answer in time: host or path down, or too slow).
- */
-export type ConnectProbeResult = 'refused' | 'accepted' | 'timeout';
-
-/**
- * How a watch ended (see {@link Transport.watch}): `closed` when the peer's end of an open watch closed
- * (its process exited, was killed, or shut down: the kernel of its host closes its sockets), `refused`
- * when its host refused the connection (nothing listens there), `failed` when it could not be opened
- * (no answer within the connect timeout, unreachable).
- */
-export type WatchEnd = 'closed' | 'refused' | 'failed';
-
-/** A watch in place; `cancel` closes it without reporting an end. */
-export interface WatchHandle {
-  cancel(): void;
-}
+import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
 
 /** Receives one inbound datagram or stream message. `fromAddress` is `host:port` (see the methods). */
 export type MessageHandler = (bytes: Uint8Array, fromAddress: string) => void;
@@ -154,7 +137,7 @@ export interface Transport {
    * Optional: tries a stream connection to `address` and closes it at once, reporting what happened within
    * `timeoutMs` (the SWIM core uses a refusal as evidence that a member's process is gone). Never rejects.
    */
-  probeConnect?(address: string, timeoutMs: number): Promise<ConnectProbeResult>;
+  probeConnect?(address: string, timeoutMs: number): Promise<ConnectOutcome>;
 
   /**
    * Optional: opens a watch on `address`, a stream connection held open with no traffic (it opens with an
@@ -163,7 +146,7 @@ export interface Transport {
    * of a crash there is. A paused process keeps it open; a host that is down or cut off closes nothing.
    * `onEnd` runs once, asynchronously, and never after `cancel()` or `close()`.
    */
-  watch?(address: string, onEnd: (reason: WatchEnd) => void): WatchHandle;
+  watch?(address: string, onEnd: (reason: WatchEnd) => void): Watch;
 
   /** A snapshot of the counters: a fresh plain object, which later traffic does not change. */
   counters(): TransportCounters;

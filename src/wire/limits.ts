@@ -4,7 +4,7 @@
  * and nothing from the network can make a member allocate or loop more than these allow.
  *
  * Names, addresses, metadata and payloads are bounded by the protocol's own limits
- * (`src/swim/limits.ts`), imported rather than repeated so that the two cannot drift apart.
+ * (`src/membership/limits.ts`), imported rather than repeated so that the two cannot drift apart.
  */
 
 /** The protocol's own bounds on names, addresses, metadata and payloads, enforced here on input. */
@@ -13,7 +13,7 @@ export {
   META_BYTES_MAX,
   NAME_BYTES_MAX,
   USER_PAYLOAD_BYTES_MAX,
-} from '../swim/limits.js';
+} from '../membership/limits.js';
 
 /** Largest UDP payload over IPv4: 65,535 − 8 (UDP header) − 20 (IPv4 header). */
 export const DATAGRAM_BYTES_MAX = 65_507;

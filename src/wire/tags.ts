@@ -9,7 +9,7 @@
  * which is what lets a newer member talk to an older one. A change to the layout of an existing message
  * needs a new {@link WIRE_VERSION} instead. Tag 0 is never used, so that zeroed bytes never decode.
  */
-import { LEFT } from '../swim/member-state.js';
+import { LEFT } from '../membership/member-state.js';
 
 /** Version of the envelope and of every record layout; the first element of every message. */
 export const WIRE_VERSION = 1;
@@ -61,7 +61,7 @@ export const UpdateTag = {
 export type UpdateTagValue = (typeof UpdateTag)[keyof typeof UpdateTag];
 
 /**
- * State codes of the members of a push-pull: the codes of `src/swim/member-state.ts` (0 alive, 1 suspect,
+ * State codes of the members of a push-pull: the codes of `src/membership/member-state.ts` (0 alive, 1 suspect,
  * 2 dead, 3 left), which are therefore wire values too and append-only like the tags above. 4 and up are
  * rejected.
  */

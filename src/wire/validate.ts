@@ -9,7 +9,7 @@
  * opaque (any other character is allowed).
  */
 import type { Heartbeat } from '../heartbeat/messages.js';
-import { wellFormedUtf8Length } from '../swim/limits.js';
+import { wellFormedUtf8Length } from '../membership/limits.js';
 import type { MemberList, Packet, StreamMessage, Update } from '../swim/messages.js';
 import {
   ADDRESS_BYTES_MAX,

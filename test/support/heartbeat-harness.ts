@@ -6,10 +6,10 @@
 import { phi } from '../../src/detector/phi.js';
 import { HeartbeatCore, type HeartbeatCoreOptions } from '../../src/heartbeat/heartbeat-core.js';
 import type { Heartbeat } from '../../src/heartbeat/messages.js';
+import type { MemberEvent } from '../../src/membership/events.js';
 import type { Clock } from '../../src/runtime/clock.js';
 import { Random } from '../../src/runtime/random.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
-import type { MemberEvent } from '../../src/swim/events.js';
 
 export interface CoreHarness {
   readonly clock: VirtualClock;

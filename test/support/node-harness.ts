@@ -9,13 +9,13 @@
  * seeds.
  */
 import { expect } from 'vitest';
+import type { MemberStateName } from '../../src/membership/member-state.js';
 import { createNode, type SwimNode } from '../../src/node/node.js';
 import type { NodeOptions } from '../../src/node/node-options.js';
 import { Random } from '../../src/runtime/random.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import type { SwimConfig } from '../../src/swim/config.js';
 import type { MemberEvent, MessageEvent, SwimEvent } from '../../src/swim/events.js';
-import type { MemberStateName } from '../../src/swim/member-state.js';
 import { MemoryNetwork } from '../../src/transport/memory.js';
 import type { SeedResolver, SrvRecord } from '../../src/transport/resolve.js';
 

@@ -7,7 +7,7 @@
  * it names and logs every change of it. Pure: times are milliseconds since the demo started, given by the
  * caller.
  */
-import type { MemberStateName } from '../../swim/member-state.js';
+import type { MemberStateName } from '../../membership/member-state.js';
 import type { EventMessage, LeaderMessage, StatusMessage } from './messages.js';
 
 /**

@@ -5,7 +5,7 @@
  * whether anyone declared it dead; and where the survivors' leader hints went when the killed member led.
  * Pure; every duration is in milliseconds from the fault's signal.
  */
-import type { MemberStateName } from '../../swim/member-state.js';
+import type { MemberStateName } from '../../membership/member-state.js';
 import type { ClusterView, Fault, LeaderObservation, Observation } from './cluster-view.js';
 
 /** What the SIGKILL of a member showed. */

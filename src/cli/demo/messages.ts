@@ -4,7 +4,7 @@
  * demo stops a member by closing its channel. A member is another process, so what arrives is checked
  * before the demo relies on it.
  */
-import type { MemberStateName } from '../../swim/member-state.js';
+import type { MemberStateName } from '../../membership/member-state.js';
 
 /** Sent once, when the member is bound and ready to be joined. */
 export interface ReadyMessage {

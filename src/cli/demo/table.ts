@@ -4,7 +4,7 @@
  * leader hint's was) is one more entry, not a change to the layout code. Pure: the caller passes the
  * time.
  */
-import type { MemberStateName } from '../../swim/member-state.js';
+import type { MemberStateName } from '../../membership/member-state.js';
 import type { ClusterView, ProcessState } from './cluster-view.js';
 import { formatPhi } from './format.js';
 

@@ -1,0 +1,33 @@
+/**
+ * A SWIM member's view of its own health: Lifeguard's score, the freeze guard, and the late timers that
+ * feed both (see `src/membership/`).
+ */
+import { Awareness } from '../membership/awareness.js';
+import { FreezeGuard } from '../membership/freeze-guard.js';
+import { LateTimers } from '../membership/late-timers.js';
+import type { Clock } from '../runtime/clock.js';
+import type { SwimConfig } from './config.js';
+import type { SwimCounters } from './counters.js';
+
+export class Health {
+  readonly awareness: Awareness;
+  readonly freezeGuard: FreezeGuard | undefined;
+  private readonly lateTimers: LateTimers;
+
+  /** @param freezeGuard - whether to keep a freeze guard, which trips at a probe timeout late */
+  constructor(
+    config: SwimConfig,
+    freezeGuard: boolean,
+    counters: SwimCounters,
+    private readonly clock: Clock,
+  ) {
+    this.awareness = new Awareness(config.awarenessMaxMultiplier);
+    this.freezeGuard = freezeGuard ? new FreezeGuard(config.probeTimeoutMs) : undefined;
+    this.lateTimers = new LateTimers(config.probeTimeoutMs, this.awareness, this.freezeGuard, counters);
+  }
+
+  /** Called by the protocol's timers with their due time: a late one measures this member's stall. */
+  noteTimer(dueMs: number): void {
+    this.lateTimers.note(dueMs, this.clock.now());
+  }
+}
