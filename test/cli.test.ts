@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultDemoScenario, runDetectorDemo, type VerdictChange } from '../src/cli/detector-demo.js';
+import { distPath } from './support/fresh-dist.js';
 
-const BIN = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const BIN = distPath('cli/main.js');
 
 function demo(overrides: Partial<typeof defaultDemoScenario> = {}): {
   changes: VerdictChange[];

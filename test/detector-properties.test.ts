@@ -13,11 +13,11 @@ import {
   type FixedTimeoutOptions,
   InvalidArgumentError,
   InvalidOptionError,
-  PHI_FACTOR,
   PhiAccrualDetector,
   type PhiAccrualOptions,
   phi,
 } from '../src/index.js';
+import { exactNormalPhi, exponentialPhi, logisticPhi, near } from './support/phi-oracle.js';
 
 const SEED = 0x5eed_f0d;
 const RUNS = 250;
@@ -537,7 +537,7 @@ describe.each(['normal', 'exponential'] as const)(
       );
     });
 
-    it('computes phi from its own statistics (phi() for normal, PHI_FACTOR·t/mean for exponential)', () => {
+    it("computes phi from its own statistics (Akka's logistic formula for normal, t/(mean·ln 10) for exponential, written in the test)", () => {
       fc.assert(
         fc.property(options, historyArb, fc.array(offsetArb, { maxLength: 6 }), (o, history, offsets) => {
           const d = new PhiAccrualDetector(o);
@@ -545,17 +545,19 @@ describe.each(['normal', 'exponential'] as const)(
           const lastMs = last(history);
           for (const at of around(lastMs, offsets)) {
             const elapsed = at - lastMs;
+            // The reference formulas of support/phi-oracle.ts, not src/detector/phi.ts.
             const expected =
               distribution === 'normal'
-                ? phi(
+                ? logisticPhi(
                     elapsed,
                     d.intervalMeanMs + d.acceptableHeartbeatPauseMs,
                     Math.max(d.intervalStdDeviationMs, d.minStdDeviationMs),
                   )
-                : elapsed - d.acceptableHeartbeatPauseMs > 0
-                  ? PHI_FACTOR * ((elapsed - d.acceptableHeartbeatPauseMs) / d.intervalMeanMs)
-                  : 0;
-            expect(d.phi(at)).toBe(expected);
+                : exponentialPhi(elapsed - d.acceptableHeartbeatPauseMs, d.intervalMeanMs);
+            const actual = d.phi(at);
+            // Both sides in double precision by different routes: a few ulps apart, or both beyond
+            // what a double holds (+Infinity).
+            if (!near(actual, expected, 1e-9, 1e-12)) expect(actual, `at ${at}`).toBe(expected);
           }
         }),
         params,
@@ -626,6 +628,37 @@ describe('ChenDetector estimates', () => {
 // ---------------------------------------------------------------------------------------------------------
 
 describe('phi(timeDiffMs, meanMs, stdDeviationMs)', () => {
+  it("equals Akka's logistic formula, written in the test, to a few ulps", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+        positive(1e4),
+        // Deviations in hundredths, spread over ±40 σ (a double arbitrary would mostly try the ends).
+        fc.integer({ min: -4000, max: 4000 }),
+        (m, s, k) => {
+          const t = m + (k / 100) * s;
+          const value = phi(t, m, s);
+          if (!near(value, logisticPhi(t, m, s), 1e-9, 1e-12)) expect(value).toBe(logisticPhi(t, m, s));
+        },
+      ),
+      params,
+    );
+  });
+
+  it("approximates the exact normal tail (erfc) within the logistic fit's error: |Φ − Φ̂| < 1.5e-4 within 4 σ", () => {
+    // Bowling et al. give a largest absolute error of 1.4e-4 for the CDF; an independent erfc checks it.
+    for (let k = -400; k <= 400; k++) {
+      const y = k / 100;
+      const approxCdf = 1 - 10 ** -phi(y, 0, 1);
+      const exactCdf = 1 - 10 ** -exactNormalPhi(y, 0, 1);
+      expect(Math.abs(approxCdf - exactCdf), `y = ${y}`).toBeLessThan(1.5e-4);
+    }
+    // And known values of the normal distribution: 1 − Φ(1) = 0.158655, 1 − Φ(2) = 0.0227501.
+    expect(exactNormalPhi(1, 0, 1)).toBeCloseTo(-Math.log10(0.158655), 5);
+    expect(exactNormalPhi(2, 0, 1)).toBeCloseTo(-Math.log10(0.0227501), 5);
+    expect(phi(2, 0, 1)).toBeCloseTo(-Math.log10(0.0227501), 2);
+  });
+
   const finite = fc.oneof(
     fc.integer({ min: -10_000, max: 10_000 }),
     fc.double({ min: -1e6, max: 1e6, noNaN: true }),

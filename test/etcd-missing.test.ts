@@ -4,9 +4,11 @@
  * hook hides etcd3 from a child node running the build.
  */
 import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { distPath } from './support/fresh-dist.js';
 
-const DIST = new URL('../dist/index.js', import.meta.url).href;
+const DIST = pathToFileURL(distPath('index.js')).href;
 
 const hooks = `export async function resolve(specifier, context, next) {
   if (specifier === 'etcd3') {

@@ -5,8 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { distPath } from './support/fresh-dist.js';
 
-const BIN = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const BIN = distPath('cli/main.js');
 
 interface Result {
   readonly status: number | null;

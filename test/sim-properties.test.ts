@@ -67,7 +67,7 @@ describe('completeness: every crashed member is held dead by every live member w
           atMs: 5000 + i * 1500,
         })),
       });
-      const { report } = simulate({
+      const { report, events } = simulate({
         nodes: n,
         seconds: secondsFor(lastCrashMs + timing.worstCaseAllKnowMs + 1000),
         seed,
@@ -75,6 +75,19 @@ describe('completeness: every crashed member is held dead by every live member w
       });
       const d = report.detection;
       if (d.crashed !== crashes) return `crashed ${d.crashed}, expected ${crashes}`;
+      // Not before the protocol allows: a probe escalates only after its timeout, and the suspicion it
+      // raises runs for at least suspicionMinMs, even fully confirmed (no refusals: the host is down).
+      const earliestMs = lan.probeTimeoutMs + timing.suspicionMinMs;
+      for (const crash of plan.crashes ?? []) {
+        const first = Math.min(
+          ...events
+            .filter((e) => e.event.type === 'dead' && e.event.member === simName(crash.member))
+            .map((e) => e.event.atMs),
+        );
+        if (first - crash.atMs < earliestMs) {
+          return `${simName(crash.member)} declared dead ${first - crash.atMs} ms after its crash, earliest allowed ${earliestMs} ms`;
+        }
+      }
       if (d.missed !== 0) return `${d.missed} crashed members not held dead by all`;
       if (d.allKnowDeadMs === null || d.allKnowDeadMs.max > timing.worstCaseAllKnowMs) {
         return `all knew after ${d.allKnowDeadMs?.max} ms, bound ${timing.worstCaseAllKnowMs} ms`;
@@ -102,13 +115,23 @@ describe('kernel evidence: a process killed on a live host', () => {
       const boundMs = lan.gossipIntervalMs + lan.probeTimeoutMs + timing.disseminationMs + 50;
       forSeeds(seeds(1500 + n, count), (seed) => {
         const plan = faults({ crashes: [{ member: (seed * 7) % (n - 1), atMs: 5000, hostUp: true }] });
-        const { sim, report } = simulate({ nodes: n, seconds: 15, seed, faults: plan });
+        const { sim, report, events } = simulate({ nodes: n, seconds: 15, seed, faults: plan });
         const d = report.detection;
         if (d.crashed !== 1 || d.missed !== 0) return `crashed ${d.crashed}, missed ${d.missed}`;
         if (report.falsePositives.deaths !== 0) return `${report.falsePositives.deaths} false deaths`;
         const closed = sim.processes.reduce((sum, p) => sum + (p.core?.counters.watchesClosed ?? 0), 0);
         if (closed !== 2) return `${closed} watches closed by the kill, 2 expected`;
         if (d.firstSuspectMs!.max > 50) return `first suspicion after ${d.firstSuspectMs!.max} ms`;
+        // Not before the grace a live suspect gets to refute: one probe timeout after the second refusal.
+        const killed = simName((seed * 7) % (n - 1));
+        const firstDead = Math.min(
+          ...events
+            .filter((e) => e.event.type === 'dead' && e.event.member === killed)
+            .map((e) => e.event.atMs),
+        );
+        if (firstDead - 5000 < lan.probeTimeoutMs) {
+          return `declared dead ${firstDead - 5000} ms after the kill, before the ${lan.probeTimeoutMs} ms grace`;
+        }
         const allKnow = d.allKnowDeadMs!.max;
         // Within the 2 s goal of the issue up to 50 members (dissemination takes longer beyond).
         const goal = n <= 50 ? Math.min(boundMs, 2000) : boundMs;

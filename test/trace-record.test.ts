@@ -17,8 +17,9 @@ import { TraceRecorder } from '../src/trace/recorder.js';
 import { replayTrace } from '../src/trace/replay.js';
 import { formatTrace, parseTrace } from '../src/trace/trace-format.js';
 import { createDetector } from '../src/tune/detector-config.js';
+import { distPath } from './support/fresh-dist.js';
 
-const BIN = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const BIN = distPath('cli/main.js');
 
 function beat(seq: number, overrides: Partial<Heartbeat> = {}): Heartbeat {
   return { from: 'n2', address: '10.0.0.6:7947', incarnation: 100, nonce: 7, seq, ...overrides };

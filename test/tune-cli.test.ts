@@ -13,8 +13,9 @@ import { runRecordCommand } from '../src/cli/record-command.js';
 import { runTraceCommand } from '../src/cli/trace-command.js';
 import { runTuneCommand } from '../src/cli/tune-command.js';
 import { parseTrace } from '../src/trace/trace-format.js';
+import { distPath } from './support/fresh-dist.js';
 
-const BIN = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const BIN = distPath('cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'fdkit-tune-'));
 const TRACE = join(dir, 'trace.jsonl');
 const GENERATE = [

@@ -9,9 +9,10 @@ import dgram from 'node:dgram';
 import net, { type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { distPath } from './fresh-dist.js';
 
 /** The built command; `npm test` builds before vitest runs. */
-export const BIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+export const BIN = distPath('cli/main.js');
 
 export const EVENT_NAMES = ['alive', 'suspect', 'dead', 'left', 'update'] as const;
 export type AgentEventName = (typeof EVENT_NAMES)[number];
