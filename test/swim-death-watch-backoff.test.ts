@@ -7,7 +7,7 @@
  * interval.
  */
 import { describe, expect, it } from 'vitest';
-import type { WatchEnd } from '../src/swim/environment.js';
+import type { WatchEnd } from '../src/membership/connection.js';
 import { lan } from '../src/swim/profiles.js';
 import { addressOf, Scripted } from './support/swim-scripted.js';
 

@@ -8,12 +8,14 @@
  *
  * Every datagram and stream message takes 1 ms each way.
  */
+
+import type { Watch, WatchEnd } from '../../src/membership/connection.js';
+import type { MemberEvent } from '../../src/membership/events.js';
 import { Random } from '../../src/runtime/random.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import type { SwimConfig } from '../../src/swim/config.js';
 import { SwimCore, type SwimCoreOptions } from '../../src/swim/core.js';
-import type { SwimEnvironment, Watch, WatchEnd } from '../../src/swim/environment.js';
-import type { MemberEvent } from '../../src/swim/events.js';
+import type { SwimEnvironment } from '../../src/swim/environment.js';
 import type { MemberList, Packet, PushPull, StreamMessage, Update } from '../../src/swim/messages.js';
 
 export const WALL_START_MS = 1_700_000_000_000;
