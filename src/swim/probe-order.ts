@@ -87,8 +87,15 @@ export class ProbeOrder {
    * reshuffled and members `keep` rejects are dropped. Returns −1 when no member is probeable.
    */
   next(random: Random, probeable: (id: number) => boolean, keep: (id: number) => boolean): number {
-    for (let checked = 0; checked <= this.length; checked++) {
-      if (this.position >= this.length) this.newRound(random, keep);
+    // The rest of this round, then at most one whole new round: counting only `length + 1` entries
+    // would stop short of a probeable member late in the new round and leave the period unprobed.
+    let renewed = false;
+    for (let checked = 0, bound = 2 * this.length + 1; checked < bound; checked++) {
+      if (this.position >= this.length) {
+        if (renewed) return -1;
+        this.newRound(random, keep);
+        renewed = true;
+      }
       if (this.length === 0) return -1;
       const id = this.storage.order[this.position++]!;
       if (probeable(id)) return id;
