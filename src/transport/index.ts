@@ -15,7 +15,14 @@ export {
 } from './address.js';
 export { chooseAdvertiseHost, type InterfaceAddress } from './advertise.js';
 export { probeConnect } from './connect-probe.js';
-export { encodeFrame, FRAME_BYTES_MAX, FRAME_HEADER_BYTES, FrameReader, frameHeader } from './frame.js';
+export {
+  encodeFrame,
+  FRAME_BYTES_MAX,
+  FRAME_HEADER_BYTES,
+  FrameReader,
+  type FrameReadResult,
+  frameHeader,
+} from './frame.js';
 export {
   DATAGRAM_BYTES_MAX,
   type LinkFilter,
@@ -41,4 +48,6 @@ export {
   type MessageHandler,
   type Transport,
   type TransportCounters,
+  type WatchEnd,
+  type WatchHandle,
 } from './transport.js';
