@@ -19,6 +19,7 @@ export type InvalidOptionCode = 'FDKIT_INVALID_OPTION' | 'FDKIT_UNKNOWN_OPTION';
  * ```
  */
 export class InvalidOptionError extends RangeError {
+  /** `'InvalidOptionError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'InvalidOptionError';
   /** Stable machine-readable code. */
   readonly code: InvalidOptionCode;
@@ -37,6 +38,7 @@ export class InvalidOptionError extends RangeError {
  * Its `code` is always `FDKIT_INVALID_ARGUMENT`.
  */
 export class InvalidArgumentError extends RangeError {
+  /** `'InvalidArgumentError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'InvalidArgumentError';
   /** Stable machine-readable code. */
   readonly code = 'FDKIT_INVALID_ARGUMENT';
@@ -71,6 +73,7 @@ export type LifecycleCode = 'FDKIT_NOT_STARTED' | 'FDKIT_ALREADY_STARTED' | 'FDK
  * anything after `stop`.
  */
 export class LifecycleError extends CodedError<LifecycleCode> {
+  /** `'LifecycleError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'LifecycleError';
 }
 
@@ -104,6 +107,7 @@ export type NetworkErrorCode =
  * ```
  */
 export class NetworkError extends Error {
+  /** `'NetworkError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'NetworkError';
   /** Stable machine-readable code. */
   readonly code: NetworkErrorCode;
@@ -131,6 +135,7 @@ export class NetworkError extends Error {
  * ```
  */
 export class TraceFormatError extends Error {
+  /** `'TraceFormatError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'TraceFormatError';
   /** Stable machine-readable code. */
   readonly code = 'FDKIT_BAD_TRACE';
@@ -155,6 +160,7 @@ export class TraceFormatError extends Error {
  * ```
  */
 export class StaleTokenError extends Error {
+  /** `'StaleTokenError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'StaleTokenError';
   /** Stable machine-readable code. */
   readonly code = 'FDKIT_STALE_TOKEN';
@@ -213,6 +219,7 @@ export type FenceErrorCode =
  * ```
  */
 export class FenceError extends CodedError<FenceErrorCode> {
+  /** `'FenceError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'FenceError';
   /** What was fenced: a resource name, or `table(key=value)` for SQL. */
   readonly resource: string;
@@ -254,6 +261,7 @@ export type LeaseErrorCode =
  * ```
  */
 export class LeaseError extends Error {
+  /** `'LeaseError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'LeaseError';
   /** Stable machine-readable code. */
   readonly code: LeaseErrorCode;
@@ -272,6 +280,7 @@ export class LeaseError extends Error {
  * `dependency` (the message gives the command). Its `code` is always `FDKIT_MISSING_DEPENDENCY`.
  */
 export class MissingDependencyError extends Error {
+  /** `'MissingDependencyError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'MissingDependencyError';
   /** Stable machine-readable code. */
   readonly code = 'FDKIT_MISSING_DEPENDENCY';
@@ -306,5 +315,6 @@ export type KeyringErrorCode =
  * ```
  */
 export class KeyringError extends CodedError<KeyringErrorCode> {
+  /** `'KeyringError'`: the class name, kept through minification (for logs and `String(error)`). */
   override readonly name = 'KeyringError';
 }

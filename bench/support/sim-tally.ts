@@ -9,7 +9,7 @@
  * Counting follows the simulator's report: a false suspicion (death) is one member's transition of a
  * member whose process is up to suspect (dead), so one suspicion that reaches 99 members counts 99.
  */
-import type { MemberEvent } from '../../src/swim/events.js';
+import type { MemberEvent } from '../../src/membership/events.js';
 
 /** A crash injected in the run: its member, when, and whether its host stayed up (a kill). */
 export interface TalliedCrash {

@@ -49,6 +49,7 @@ const OWNER = 'ChenDetector';
  */
 export class ChenDetector implements FailureDetector {
   readonly threshold: number;
+  /** Arrivals kept to estimate the next one (n), as resolved from {@link ChenOptions.windowSize}. */
   readonly windowSize: number;
   private readonly knownIntervalMs: number;
   private readonly firstHeartbeatEstimateMs: number;

@@ -74,10 +74,17 @@ const KNOWN_OPTIONS = [
  */
 export class PhiAccrualDetector implements FailureDetector {
   readonly threshold: number;
+  /** Intervals kept for the statistics, as resolved (integer in [1, 1,000,000]; default 1000). */
   readonly maxSampleSize: number;
+  /** Floor of the standard deviation in ms, as resolved (> 0; default 100). Unused by `'exponential'`. */
   readonly minStdDeviationMs: number;
+  /**
+   * Silence in ms tolerated on top of the mean interval before phi rises, as resolved (>= 0; default 3000).
+   */
   readonly acceptableHeartbeatPauseMs: number;
+  /** Interval in ms that seeds the history at the first heartbeat, as resolved (> 0; default 1000). */
   readonly firstHeartbeatEstimateMs: number;
+  /** Model of the intervals: `'normal'` (Akka's phi) or `'exponential'` (Cassandra's). */
   readonly distribution: 'normal' | 'exponential';
   private readonly clock: Clock;
   private readonly window: IntervalWindow;
@@ -141,7 +148,10 @@ export class PhiAccrualDetector implements FailureDetector {
     return this.window.mean;
   }
 
-  /** Standard deviation of the recorded intervals in ms, before the minimum is applied; NaN before the first heartbeat. */
+  /**
+   * Standard deviation of the recorded intervals in ms, before the minimum is applied; NaN before the first
+   * heartbeat.
+   */
   get intervalStdDeviationMs(): number {
     return Math.sqrt(this.window.variance);
   }

@@ -45,8 +45,11 @@ export interface LeaseTimings {
  * ```
  */
 export const KUBERNETES_LEASE_TIMINGS = Object.freeze({
+  /** client-go's `LeaseDuration`: 15 s. */
   ttlMs: 15_000,
+  /** client-go's `RenewDeadline`: 10 s. */
   renewDeadlineMs: 10_000,
+  /** client-go's `RetryPeriod`: 2 s. */
   retryPeriodMs: 2_000,
 } as const);
 
@@ -59,7 +62,8 @@ const CLOCK_RATE_ERROR = 2 * 500e-6;
 
 /**
  * The smallest safety margin accepted for a TTL, in ms: what the two clocks' rates can differ by over
- * the TTL, {@link CLOCK_RATE_ERROR} (0.1 %) of it. A 10 s TTL needs at least 10 ms.
+ * the TTL, 0.1 % of it (2 × 500 ppm, the kernel's bound on each clock's frequency correction). A 10 s
+ * TTL needs at least 10 ms.
  */
 export function minimumSafetyMarginMs(ttlMs: number): number {
   return ttlMs * CLOCK_RATE_ERROR;

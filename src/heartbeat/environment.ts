@@ -10,7 +10,12 @@ import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
 import type { Heartbeat } from './messages.js';
 
+/**
+ * What a {@link HeartbeatCore} needs from its host: a clock for time and timers, randomness, a way to
+ * send a heartbeat, and a sink for peers' transitions.
+ */
 export interface HeartbeatEnvironment {
+  /** Monotonic time for intervals and silences, wall time for the default incarnation, and the timers. */
   readonly clock: Clock;
   /** Draws the nonce of this life. */
   readonly random: Random;

@@ -54,7 +54,9 @@ export interface HeartbeatCoreOptions extends Partial<HeartbeatConfig> {
 
 /** A peer to monitor: by name and address, or by address alone (it names itself with its first beat). */
 export interface PeerSpec {
+  /** Its member name, when known; without it the first heartbeat from `address` names the peer. */
   readonly name?: string;
+  /** Where to send it heartbeats, and where its heartbeats are expected from (`host:port` over UDP). */
   readonly address: string;
 }
 
@@ -65,7 +67,9 @@ export type PeerStateName = Exclude<MemberStateName, 'left'> | 'unknown';
 export interface PeerInfo {
   /** Its name; for a peer given by address, the address until its first heartbeat named it. */
   readonly name: string;
+  /** The address heartbeats are sent to, as given in its {@link PeerSpec}. */
   readonly address: string;
+  /** `unknown` before its first heartbeat, then `alive`, `suspect` or `dead` as phi and the timeout say. */
   readonly state: PeerStateName;
   /** The incarnation of the life heard last; 0 before its first heartbeat. */
   readonly incarnation: number;
@@ -81,12 +85,15 @@ export interface PeerInfo {
 export interface HeartbeatCoreCounters {
   /** Heartbeats sent (one per peer per beat) and accepted from peers. */
   heartbeatsSent: number;
+  /** Heartbeats accepted from peers: the latest beat of a current or newer life. */
   heartbeatsReceived: number;
   /** Heartbeats ignored: reordered, duplicated, or from a life already replaced. */
   staleHeartbeats: number;
   /** Heartbeats from senders that are not peers of this member. */
   unknownSenders: number;
+  /** Transitions of a peer to `suspect` (its phi reached the threshold). */
   suspicions: number;
+  /** Transitions of a peer to `dead` (phi reached `deadPhi`, or the suspicion timed out). */
   deaths: number;
   /** New lives of peers seen (restarts). */
   restarts: number;
@@ -105,11 +112,17 @@ const CROSSING_MARGIN_MS = 0.001;
 
 /** The heartbeat monitor's protocol state machine: one member's heartbeats and its view of its peers. */
 export class HeartbeatCore {
+  /** This member's name, as checked from {@link HeartbeatCoreOptions.name}; sent in every heartbeat. */
   readonly name: string;
+  /** The address this member's heartbeats announce, as checked from {@link HeartbeatCoreOptions.address}. */
   readonly address: string;
+  /** The timing, every option resolved to its value or its default. */
   readonly config: HeartbeatConfig;
+  /** This life's incarnation (unsigned 32-bit), sent in every heartbeat; a larger one is a restart. */
   readonly incarnation: number;
+  /** This life's random unsigned 32-bit nonce: tells apart two starts with the same incarnation. */
   readonly nonce: number;
+  /** What the core has done so far; updated in place, read it (or copy it) at any time. */
   readonly counters: HeartbeatCoreCounters = {
     heartbeatsSent: 0,
     heartbeatsReceived: 0,

@@ -21,5 +21,6 @@ export type WatchEnd = 'closed' | 'refused' | 'failed';
 
 /** A watch in place; `cancel` closes it without an end being reported. */
 export interface Watch {
+  /** Closes the watch's connection; its end is then never reported. Idempotent. */
   cancel(): void;
 }

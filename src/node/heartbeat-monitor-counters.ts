@@ -16,23 +16,31 @@ export type HeartbeatDropReason = WireDropReason | 'unknown-sender' | 'stale';
 
 /** Every counter of a heartbeat monitor, cumulative since it started. */
 export interface HeartbeatMonitorCounters {
-  /** Datagrams received and sent, with their bytes, and datagrams the system refused to send. */
+  /** Datagrams received from the transport, heartbeats or not. */
   packetsIn: number;
+  /** Datagrams handed to the operating system (delivery is not known). */
   packetsOut: number;
+  /** Bytes of the datagrams received, sealing included. */
   bytesIn: number;
+  /** Bytes of the datagrams sent, sealing included. */
   bytesOut: number;
+  /** Datagrams the operating system refused to send. */
   sendErrors: number;
-  /** Heartbeats accepted from peers, and heartbeats sent (one per peer per interval). */
+  /** Heartbeats accepted from peers (not dropped, not stale). */
   heartbeatsIn: number;
+  /** Heartbeats sent: one per peer per interval. */
   heartbeatsOut: number;
   /** Datagrams that did not count as heartbeats, by reason. */
   drops: Record<HeartbeatDropReason, number>;
-  /** Suspicions raised, deaths declared, peers' restarts seen. */
+  /** Transitions of a peer to `suspect`. */
   suspicions: number;
+  /** Transitions of a peer to `dead`. */
   deaths: number;
+  /** New lives of peers seen: heartbeats of another life (another nonce, an incarnation no lower). */
   restarts: number;
-  /** This process's timers that fired more than half an interval late, and freezes among them. */
+  /** This process's timers that fired more than half an interval late: its own stalls. */
   lateTimers: number;
+  /** Of those, the freezes (more than an interval late) that tripped the freeze guard. */
   freezes: number;
 }
 

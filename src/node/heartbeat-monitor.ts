@@ -32,8 +32,13 @@ import {
 
 /** The events of a {@link HeartbeatMonitor}, by name: the SWIM node's transitions, with the same shape. */
 export interface HeartbeatMonitorEventMap {
+  /**
+   * A peer's first heartbeat arrived, one came again after it was suspect or dead, or a new life of it did.
+   */
   alive: [MemberEvent];
+  /** A peer's silence reached the suspicion threshold of phi (cause `phi-threshold`). */
   suspect: [MemberEvent];
+  /** A peer is dead: phi reached `deadPhi`, or its suspicion timed out without a heartbeat. */
   dead: [MemberEvent];
 }
 

@@ -19,6 +19,7 @@ import { checkNumber } from '../options.js';
 export interface StressSource {
   /** The longest pause, in ms, since the previous call. */
   sample(): number;
+  /** Stops observing; called once, when the member stops. */
   close(): void;
 }
 
@@ -26,7 +27,17 @@ export interface StressSource {
  * The `localHealth` option of `createNode` and `createHeartbeatMonitor`: `false` turns the GC part off;
  * `thresholdMs` is the pause that counts as stress, `source` replaces the GC entries (tests).
  */
-export type LocalHealthOption = false | { readonly thresholdMs?: number; readonly source?: StressSource };
+export type LocalHealthOption =
+  | false
+  | {
+      /**
+       * A GC pause longer than this, in ms, is stress, one level more per further multiple. In [1, 600,000];
+       * default half the probe timeout (a node) or half the interval (a heartbeat monitor).
+       */
+      readonly thresholdMs?: number;
+      /** Where pauses are read from. Default the process's GC performance entries. */
+      readonly source?: StressSource;
+    };
 
 /** Checks a `localHealth` option of `owner` (undefined is the default), naming it in the error. */
 export function checkLocalHealthOption(owner: string, health: LocalHealthOption | undefined): void {

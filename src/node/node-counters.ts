@@ -9,49 +9,59 @@ import type { DropCounters, DropReason as WireDropReason } from '../wire/drop-re
 
 /** Every counter of a node, cumulative since it started. */
 export interface NodeCounters {
-  /** Datagrams received and sent, with their bytes. */
+  /** Datagrams received (delivered by the transport to the codec). */
   packetsIn: number;
+  /** Datagrams handed to the operating system (delivery is not known). */
   packetsOut: number;
+  /** Bytes of the datagrams received, sealing included. */
   bytesIn: number;
+  /** Bytes of the datagrams sent, sealing included. */
   bytesOut: number;
   /** Datagrams the operating system refused to send. */
   sendErrors: number;
-  /** State-sync messages received and sent (TCP), with their bytes; failed sends. */
+  /** State-sync (push-pull) messages received over TCP, each one complete frame. */
   streamsIn: number;
+  /** State-sync messages sent over TCP whose send completed. */
   streamsOut: number;
+  /** Payload bytes of the state-sync messages received. */
   streamBytesIn: number;
+  /** Payload bytes of the state-sync messages sent. */
   streamBytesOut: number;
+  /** State-sync sends that failed (refused, timed out, reset). */
   streamSendErrors: number;
   /** Inbound bytes dropped, by reason: the codec's (a bad packet) and the transport's (a bad stream). */
   drops: Record<WireDropReason | TransportDropReason, number>;
-  /** Direct probes sent, and those that ended without an ack. */
+  /** Direct probes sent (one per protocol period with a member to probe). */
   probes: number;
+  /** Probes that ended with no ack by any path (direct, indirect or the TCP fallback). */
   probesFailed: number;
   /** Ping-req rounds started after a failed direct probe. */
   indirectProbes: number;
+  /** Nacks this member sent as an intermediary of a ping-req whose target had not answered in time. */
   nacksSent: number;
+  /** Nacks received from intermediaries: they answered, so a missing ack says little of this member. */
   nacksReceived: number;
-  /** Suspicions this member raised itself, refutations of suspicions of itself, deaths it declared. */
+  /** Suspicions this member raised itself (not those it heard in gossip). */
   suspicions: number;
+  /** Suspicions of this member that it refuted with a higher incarnation. */
   refutations: number;
+  /** Members this member declared dead itself: a suspicion of them timed out here unrefuted. */
   deaths: number;
   /** Protocol timers that fired more than half a probe timeout late: this process's own stalls. */
   lateTimers: number;
-  /** Connections tried to members' ports as evidence, and those their hosts refused. */
+  /** Connections tried to members' ports as evidence (late acks, and checks of others' refusals). */
   connectProbes: number;
+  /** Of those, the ones the member's host refused: nothing listened on its port. */
   connectsRefused: number;
-  /**
-   * The TCP fallback probe: pings sent over a stream when a probe's datagrams went unanswered, those
-   * answered in time (a probe that did not fail), and other members' fallback pings answered.
-   */
+  /** TCP fallback pings sent over a stream when a probe's datagrams went unanswered. */
   fallbackPings: number;
+  /** Of those, the ones answered in time: probes that did not fail thanks to the fallback. */
   fallbackAcks: number;
+  /** Other members' fallback pings that this member answered. */
   fallbackPingsAnswered: number;
-  /**
-   * Watches opened on the members this one watches, and those that closed: the death watch
-   * (`src/swim/death-watch.ts`).
-   */
+  /** Watches opened on the members this one watches: the death watch (`src/swim/death-watch.ts`). */
   watchesOpened: number;
+  /** Watches that ended `closed`: the watched member's host closed the connection (its process ended). */
   watchesClosed: number;
 }
 

@@ -32,11 +32,17 @@ import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from '
 
 /** The events of a {@link SwimNode}, by name. */
 export interface NodeEventMap {
+  /** A member joined, was refuted alive after a suspicion, or came back after it was dead or left. */
   alive: [MemberEvent];
+  /** A member is suspected: this member's probe failed, or another member's suspicion reached it. */
   suspect: [MemberEvent];
+  /** A member is dead: its suspicion timed out, another member declared it, or its port refused. */
   dead: [MemberEvent];
+  /** A member announced a graceful leave ({@link SwimNode.leave}). */
   left: [MemberEvent];
+  /** An alive member changed its metadata; its state did not change. */
   update: [MemberEvent];
+  /** An application message arrived: a direct send, or a broadcast delivered by gossip. */
   message: [MessageEvent];
 }
 
@@ -50,6 +56,7 @@ export interface JoinOptions {
 export interface LeaveOptions {
   /** How long to wait for the leave to spread; the node's `leaveTimeoutMs` by default. */
   readonly timeoutMs?: number;
+  /** Stops waiting for the leave to spread; the leave itself has been announced and keeps spreading. */
   readonly signal?: AbortSignal;
 }
 

@@ -42,7 +42,7 @@ export interface RecordTracesOptions {
   readonly onListening?: (address: string) => void;
   /** Called every `progressEveryMs` with what was recorded so far. */
   readonly onProgress?: (progress: RecordingProgress) => void;
-  /** Default 10,000. */
+  /** The period of `onProgress` calls, in ms. Default 10,000. */
   readonly progressEveryMs?: number;
   /** Called with each transition the monitor sees (a peer alive, suspected, dead). */
   readonly onEvent?: (event: MemberEvent) => void;
@@ -54,8 +54,11 @@ export interface RecordTracesOptions {
 
 /** What {@link RecordTracesOptions.onProgress} receives. */
 export interface RecordingProgress {
+  /** Time recorded so far, in ms since the recording began. */
   readonly elapsedMs: number;
+  /** The recording's planned length in ms, {@link RecordTracesOptions.durationMs}. */
   readonly durationMs: number;
+  /** One status per peer, in the order of {@link RecordTracesOptions.peers}. */
   readonly peers: readonly PeerRecordingStatus[];
 }
 

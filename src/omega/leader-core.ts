@@ -57,13 +57,17 @@ export interface LeaderChange {
   readonly atMs: number;
   /** Wall time of the change, Unix ms. */
   readonly wallMs: number;
+  /** Why the lead moved: the leader's failure or leave, or a better-ranked stable member. */
   readonly cause: LeaderChangeCause;
 }
 
 /** A member as the hint ranks it, best first in {@link LeaderCore.candidates}. */
 export interface LeaderCandidate {
+  /** Its member name. */
   readonly name: string;
+  /** Its rank from the rank function; higher leads, names break ties, NaN ranks last. */
   readonly rank: number;
+  /** Its state in this member's view; only `alive` members are eligible. */
   readonly state: MemberStateName;
   /** Eligible (alive) for at least `stableForMs`, so that it may take the lead. */
   readonly stable: boolean;
@@ -71,18 +75,24 @@ export interface LeaderCandidate {
 
 /** What the hint needs of a member at start: its name, state and (for its rank) metadata. */
 export interface KnownMember {
+  /** Its member name. */
   readonly name: string;
+  /** Its state in the membership view; only `alive` members are eligible at start. */
   readonly state: MemberStateName | 'unknown';
+  /** Its metadata, which the rank function reads; absent is the same as empty. */
   readonly meta?: Uint8Array;
 }
 
 /** The parts of a {@link MemberEvent} the hint reads. */
 export type LeaderInput = Pick<MemberEvent, 'type' | 'member' | 'previous'>;
 
-/** A member and its rank. */
-interface Ranked {
+/** A member and its rank, as a {@link LeaderBaseline} holds it. */
+export interface RankedMember {
+  /** Its member name; ties of rank go to the lexicographically smaller name. */
   readonly name: string;
+  /** What the rank function gave for its name and metadata; higher leads, NaN ranks last. */
   readonly rank: number;
+  /** The metadata the rank was read from (empty when the member had none). */
   readonly meta: Uint8Array;
 }
 
@@ -93,8 +103,9 @@ interface Ranked {
  */
 export class LeaderBaseline {
   /** Best-ranked first. */
-  readonly members: readonly Ranked[];
-  readonly byName: ReadonlyMap<string, Ranked>;
+  readonly members: readonly RankedMember[];
+  /** The same members by name, for the hints' lookups. */
+  readonly byName: ReadonlyMap<string, RankedMember>;
 
   /**
    * @param alive - members alive at start (their state is not read)
@@ -115,7 +126,7 @@ export class LeaderBaseline {
 }
 
 /** A member this hint holds on its own: the local one, and any whose state changed since the start. */
-interface Entry extends Ranked {
+interface Entry extends RankedMember {
   rank: number;
   meta: Uint8Array;
   state: MemberStateName;
@@ -139,7 +150,7 @@ export class LeaderCore {
   private readonly entries = new Map<string, Entry>();
   private readonly baseline: LeaderBaseline;
   private readonly options: ResolvedLeaderOptions;
-  private current: Ranked;
+  private current: RankedMember;
   private changes = 0;
   private stopped = false;
 
@@ -318,8 +329,8 @@ export class LeaderCore {
    * The best-ranked stable member: the local member at worst. The baseline's members are in rank order,
    * so its first one this hint holds nothing else about is its best; the rest are this hint's own.
    */
-  private bestStable(): Ranked {
-    let best: Ranked = this.entries.get(this.options.self.name)!;
+  private bestStable(): RankedMember {
+    let best: RankedMember = this.entries.get(this.options.self.name)!;
     for (const b of this.baseline.members) {
       if (this.entries.has(b.name)) continue;
       if (better(b, best)) best = b;
@@ -329,7 +340,7 @@ export class LeaderCore {
     return best;
   }
 
-  private change(to: Ranked, cause: LeaderChangeCause): void {
+  private change(to: RankedMember, cause: LeaderChangeCause): void {
     if (to.name === this.current.name) return;
     const previous = this.current.name;
     this.current = to;
@@ -357,6 +368,6 @@ function rankOf(rank: RankFunction, name: string, meta: Uint8Array): number {
 }
 
 /** Whether `a` ranks before `b`: higher rank, then the smaller name (by code unit, as on every host). */
-function better(a: Pick<Ranked, 'name' | 'rank'>, b: Pick<Ranked, 'name' | 'rank'>): boolean {
+function better(a: Pick<RankedMember, 'name' | 'rank'>, b: Pick<RankedMember, 'name' | 'rank'>): boolean {
   return a.rank > b.rank || (a.rank === b.rank && a.name < b.name);
 }

@@ -22,18 +22,33 @@ export type MemberEventName = MemberEvent['type'];
  * current view and read metadata; without them it learns members from events, with no metadata.
  */
 export interface MembershipSource {
+  /** Subscribes `listener` to one kind of member event; the hint subscribes to each kind it reads. */
   on(event: MemberEventName, listener: (event: MemberEvent) => void): unknown;
+  /** Removes a listener that `on` added; the hint calls it when it stops. */
   off(event: MemberEventName, listener: (event: MemberEvent) => void): unknown;
   /** Every member known, the local one included, with metadata (a SWIM node). */
   members?(): readonly {
+    /** Its member name. */
     readonly name: string;
+    /** Its state in the source's view. */
     readonly state: MemberStateName;
+    /** Its metadata, which the rank function reads. */
     readonly meta: Uint8Array;
   }[];
   /** Every peer monitored (a heartbeat monitor: no metadata). */
-  peers?(): readonly { readonly name: string; readonly state: MemberStateName | 'unknown' }[];
+  peers?(): readonly {
+    /** Its name (its address until its first heartbeat named it). */
+    readonly name: string;
+    /** Its state; `unknown` before its first heartbeat. */
+    readonly state: MemberStateName | 'unknown';
+  }[];
   /** The local member (a started SWIM node). */
-  readonly localMember?: { readonly name: string; readonly meta: Uint8Array };
+  readonly localMember?: {
+    /** Its member name. */
+    readonly name: string;
+    /** Its metadata, which the rank function reads. */
+    readonly meta: Uint8Array;
+  };
   /** The local member's name (a started heartbeat monitor). */
   readonly localName?: string;
 }
@@ -51,6 +66,7 @@ export interface LeaderHintOptions extends Omit<LeaderCoreOptions, 'self'> {
 
 /** The events of a {@link LeaderHint}, by name. */
 export interface LeaderHintEventMap {
+  /** The hint names another leader; never emitted for the leader named at start. */
   leader: [LeaderChange];
 }
 

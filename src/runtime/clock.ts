@@ -5,6 +5,7 @@
 
 /** A scheduled callback that has not run yet. Cancelling a timer that already ran does nothing. */
 export interface Timer {
+  /** Stops the callback from running; idempotent, and harmless after it ran. */
   cancel(): void;
 }
 

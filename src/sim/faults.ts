@@ -7,8 +7,11 @@ import type { Random } from '../runtime/random.js';
 
 /** A process killed at `atMs`, optionally restarted under the same name at `restartAtMs`. */
 export interface CrashFault {
+  /** The member's index in the simulation, 0 to `members` - 1 (named `n<index>`). */
   readonly member: number;
+  /** When it dies, in virtual ms since the run began. */
   readonly atMs: number;
+  /** When a new process starts under its name, in virtual ms since the run began; never when absent. */
   readonly restartAtMs?: number;
   /**
    * The incarnation the restarted process starts from, as a process that starts from a fixed one (0, or
@@ -24,24 +27,35 @@ export interface CrashFault {
 
 /** A process frozen (GC pause, SIGSTOP) from `atMs` for `durationMs`. */
 export interface PauseFault {
+  /** The member's index in the simulation, 0 to `members` - 1 (named `n<index>`). */
   readonly member: number;
+  /** When the freeze begins, in virtual ms since the run began. */
   readonly atMs: number;
+  /** How long it lasts, in ms; its timers fire late, at the resume, and packets wait in the socket buffer. */
   readonly durationMs: number;
 }
 
 /** The members in `side` cut off from the others from `atMs` for `durationMs`; `oneWay`: only side → rest. */
 export interface PartitionFault {
+  /** When the cut begins, in virtual ms since the run began. */
   readonly atMs: number;
+  /** How long it lasts, in ms; then the links heal. */
   readonly durationMs: number;
+  /** The members (indexes) on one side of the cut; every other member is on the other side. */
   readonly side: readonly number[];
+  /** Only packets from `side` to the rest are lost, not the replies. Default false: both ways. */
   readonly oneWay?: boolean;
 }
 
 /** A process whose every timer and packet takes an exponential time of mean `meanMs` to handle. */
 export interface SlowCpuFault {
+  /** The member's index in the simulation, 0 to `members` - 1 (named `n<index>`). */
   readonly member: number;
+  /** When the slowness begins, in virtual ms since the run began. */
   readonly atMs: number;
+  /** How long it lasts, in ms. */
   readonly durationMs: number;
+  /** Mean handling time of each timer and packet, in ms (exponentially distributed). */
   readonly meanMs: number;
   /**
    * Timers waiting for the CPU run before packets waiting for it, as in Node's event loop (timers phase,
@@ -53,9 +67,13 @@ export interface SlowCpuFault {
 
 /** Every fault of a run. */
 export interface FaultPlan {
+  /** Processes that die (whole hosts, or kills with `hostUp`), in any order. */
   readonly crashes: readonly CrashFault[];
+  /** Processes that freeze and resume. */
   readonly pauses: readonly PauseFault[];
+  /** Network cuts between a set of members and the rest. */
   readonly partitions: readonly PartitionFault[];
+  /** Processes slowed down for a while. */
   readonly slowCpus: readonly SlowCpuFault[];
 }
 
@@ -67,8 +85,20 @@ export interface FaultRequest {
   readonly crash: number;
   /** Processes killed on hosts that stay up (connections refused). */
   readonly kill?: number;
-  readonly pause?: { readonly count: number; readonly durationMs: number };
-  readonly partition?: { readonly fraction: number; readonly durationMs: number };
+  /** Processes frozen once each (`--pause K:MS`). */
+  readonly pause?: {
+    /** How many distinct members freeze. */
+    readonly count: number;
+    /** How long each freeze lasts, in ms. */
+    readonly durationMs: number;
+  };
+  /** One partition (`--partition FRACTION:MS`). */
+  readonly partition?: {
+    /** The share of the members cut off from the rest, in [0, 1]. */
+    readonly fraction: number;
+    /** How long the cut lasts, in ms. */
+    readonly durationMs: number;
+  };
 }
 
 /**

@@ -7,17 +7,19 @@ import type { Random } from '../runtime/random.js';
 
 /** How the network behaves; every delay is in milliseconds. */
 export interface NetworkModel {
-  /** Smallest one-way delay of any link. */
+  /** Smallest one-way delay of any link, in ms. */
   readonly baseDelayMs: number;
-  /** Links differ: each gets a fixed extra delay in [0, linkSpreadMs), derived from its endpoints. */
+  /** Links differ: each gets a fixed extra delay in [0, linkSpreadMs) ms, derived from its endpoints. */
   readonly linkSpreadMs: number;
-  /** Mean of the exponential jitter added to every packet. */
+  /** Mean of the exponential jitter added to every packet, in ms. */
   readonly jitterMs: number;
-  /** Probability that a packet is lost, independently of the others. */
+  /** Probability that a packet is lost, independently of the others, in [0, 1]. */
   readonly loss: number;
-  /** Gilbert-Elliott bursty loss: chance per packet to enter a burst, to leave it, and loss within it. */
+  /** Gilbert-Elliott bursty loss: chance per packet that a sender outside a burst enters one, in [0, 1]. */
   readonly burstEnter: number;
+  /** The chance per packet that a sender in a burst leaves it, in [0, 1]. */
   readonly burstExit: number;
+  /** The probability that a packet is lost while its sender is in a burst, in [0, 1]. */
   readonly burstLoss: number;
 }
 

@@ -30,9 +30,15 @@ type Work = () => void;
 /** Lifecycle of a simulated process. */
 export type ProcessState = 'running' | 'paused' | 'crashed';
 
+/**
+ * One member's process in a {@link Simulation}, as `Simulation.processes` lists them: the clock its core
+ * runs on, and the faults the simulation applies to it. Read `core`, `state` and `bufferDrops` to
+ * inspect a run; the simulation drives the rest.
+ */
 export class SimProcess implements Clock {
   /** The member's protocol core; replaced on restart. */
   core: SwimCore | undefined;
+  /** Whether it runs, is frozen by a pause fault, or is down after a crash. */
   state: ProcessState = 'running';
   /** While crashed: whether its host is up, so that connections to its port are refused. */
   hostUp = false;
@@ -53,6 +59,7 @@ export class SimProcess implements Clock {
   bufferDrops = 0;
 
   constructor(
+    /** The member's index in the simulation (named `n<index>`). */
     readonly index: number,
     private readonly clock: VirtualClock,
     private readonly random: Random,
@@ -74,12 +81,12 @@ export class SimProcess implements Clock {
     if (generation === process.generation) process.run(callback, false);
   }
 
-  /** Delivers a datagram from `from`: the simulator's callback for a packet in flight. */
+  /** @internal Delivers a datagram from `from`: the simulator's callback for a packet in flight. */
   static receivePacket(process: SimProcess, from: string, packet: Packet): void {
     process.receivePacket(from, packet);
   }
 
-  /** Delivers a datagram from `from`, or drops it when the socket buffer is full. */
+  /** @internal Delivers a datagram from `from`, or drops it when the socket buffer is full. */
   receivePacket(from: string, packet: Packet): void {
     if (this.state === 'running' && this.slowMeanMs <= 0 && !this.cpuBusy) {
       this.core?.handlePacket(from, packet);
@@ -97,12 +104,15 @@ export class SimProcess implements Clock {
     }, true);
   }
 
-  /** Delivers a stream message (`work` handles it): it waits its turn as a datagram does, never dropped. */
+  /**
+   * @internal Delivers a stream message (`work` handles it): it waits its turn as a datagram does, never
+   * dropped.
+   */
   deliver(work: Work): void {
     this.run(work, true);
   }
 
-  /** Freezes the process; it resumes by itself after `durationMs`. */
+  /** @internal Freezes the process; it resumes by itself after `durationMs`. */
   pause(durationMs: number): void {
     if (this.state !== 'running') return;
     this.state = 'paused';
@@ -112,7 +122,10 @@ export class SimProcess implements Clock {
     });
   }
 
-  /** Kills the process (its host stays up with `hostUp`, or goes down with it): pending work is lost. */
+  /**
+   * @internal Kills the process (its host stays up with `hostUp`, or goes down with it): pending work is
+   * lost.
+   */
   crash(hostUp = false): void {
     this.core?.stop();
     this.state = 'crashed';
@@ -126,7 +139,7 @@ export class SimProcess implements Clock {
     this.unreadPackets = 0;
   }
 
-  /** Brings a crashed process back with a fresh core. */
+  /** @internal Brings a crashed process back with a fresh core. */
   restart(core: SwimCore): void {
     this.state = 'running';
     this.core = core;
@@ -136,6 +149,8 @@ export class SimProcess implements Clock {
    * Makes every later piece of work take an exponential time of mean `meanMs` (0: a normal CPU). With
    * `timersFirst`, timers waiting for the CPU run before packets waiting for it (Node's timers phase
    * comes before its poll phase); otherwise work runs in the order it came due.
+   *
+   * @internal
    */
   setSlowCpu(meanMs: number, timersFirst = false): void {
     this.slowMeanMs = meanMs;

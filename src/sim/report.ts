@@ -5,16 +5,29 @@
 
 /** Distribution of a duration over the crashed members. */
 export interface Quantiles {
+  /** The median, in ms (nearest rank). */
   readonly p50: number;
+  /** The 99th percentile, in ms (nearest rank: the maximum below 100 values). */
   readonly p99: number;
+  /** The largest value, in ms. */
   readonly max: number;
 }
 
+/**
+ * What {@link Simulation.run} measured: detection of the crashes, false positives, load, drops,
+ * convergence, and the cost of the run. `fdkit sim` prints it as JSON; every field is deterministic for
+ * a seed except `wallMs`, `eventsPerSec` and `peakRssMb`.
+ */
 export interface SimulationReport {
+  /** Members simulated, the late joiner included ({@link SimulationOptions.nodes}). */
   readonly nodes: number;
+  /** Virtual seconds simulated ({@link SimulationOptions.seconds}). */
   readonly seconds: number;
+  /** The seed every random draw came from; the same seed and options give the same report. */
   readonly seed: number;
+  /** The name of the members' base configuration profile: `lan`, `wan` or `local`. */
   readonly profile: string;
+  /** How fast the crashed members were found, in virtual ms from each crash. */
   readonly detection: {
     /** Crash faults injected. */
     readonly crashed: number;
@@ -30,6 +43,7 @@ export interface SimulationReport {
     /** From the crash until the last live member held it dead (members still down at the end). */
     readonly allKnowDeadMs: Quantiles | null;
   };
+  /** Mistakes about members whose process was up. */
   readonly falsePositives: {
     /** Suspicions of a member whose process was up (a paused or cut-off process is up). */
     readonly suspicions: number;
@@ -41,12 +55,14 @@ export interface SimulationReport {
      */
     readonly resurrections: number;
   };
+  /** The traffic the protocol cost. */
   readonly load: {
     /** Datagrams and stream messages sent, per member per second. */
     readonly msgsPerNodePerSec: number;
     /** Their encoded bytes, per member per second. */
     readonly bytesPerNodePerSec: number;
   };
+  /** Messages lost in the members' processes (the network's losses are not counted here). */
   readonly drops: {
     /**
      * Datagrams dropped on arrival because the receiver's socket buffer was full (its process paused, or
@@ -54,6 +70,7 @@ export interface SimulationReport {
      */
     readonly socketBuffer: number;
   };
+  /** How long the views took to agree, in virtual ms. */
   readonly convergence: {
     /** From the late joiner's join until every live member held it alive; null when it never happened. */
     readonly joinAllKnowMs: number | null;

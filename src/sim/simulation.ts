@@ -38,6 +38,9 @@ export interface SimulationOptions {
   readonly nodes: number;
   /** Virtual seconds to simulate. */
   readonly seconds: number;
+  /**
+   * Seed of every random draw (faults, delays, losses, the members' own randomness): a run repeats exactly.
+   */
   readonly seed: number;
   /** Base profile of the members' configuration. Default `lan`. */
   readonly profile?: ProfileName;
@@ -45,8 +48,11 @@ export interface SimulationOptions {
   readonly config?: Partial<SwimConfig>;
   /** Overrides of the LAN network model. */
   readonly network?: Partial<NetworkModel>;
+  /** Faults to inject, by kind; kinds left out inject none. Members are indexes, times virtual ms. */
   readonly faults?: Partial<FaultPlan>;
-  /** Whether the last member joins through seeds at 5 % of the run instead of starting formed. Default true. */
+  /**
+   * Whether the last member joins through seeds at 5 % of the run instead of starting formed. Default true.
+   */
   readonly lateJoiner?: boolean;
   /**
    * Whether members keep a phi detector per peer heard from. The protocol does not need it (it serves
@@ -69,7 +75,12 @@ export interface SimulationOptions {
    * Runs a leader hint on every member and adds `leader` to the report. `true` uses `stableForMs` of ten
    * probe intervals of the run's configuration (10 s with `lan`, the hint's own default). Default off.
    */
-  readonly leader?: boolean | { readonly stableForMs?: number };
+  readonly leader?:
+    | boolean
+    | {
+        /** The hints' hysteresis in ms: how long a comeback waits before it may take the lead. */
+        readonly stableForMs?: number;
+      };
   /** Called about once per virtual second with the virtual time reached. */
   readonly onProgress?: (virtualMs: number, totalMs: number) => void;
   /** Receives every event of every member, for tests and timelines. */
@@ -120,9 +131,15 @@ export function simAddress(i: number): string {
 
 /** A seeded simulation of a SWIM cluster. */
 export class Simulation {
+  /**
+   * The virtual clock of the whole run: every member's time and timers, advanced by `run` and `advanceTo`.
+   */
   readonly clock = new VirtualClock();
+  /** The member processes by index (member `i` is named `n<i>`), to inspect their cores and state. */
   readonly processes: SimProcess[] = [];
+  /** The faults of this run, as given or as drawn; members are indexes, times virtual ms. */
   readonly plan: FaultPlan;
+  /** The run's length in virtual ms: `seconds` × 1000. */
   readonly durationMs: number;
   private readonly options: SimulationOptions;
   private readonly random: Random;
@@ -246,7 +263,9 @@ export class Simulation {
    * name it; every live member counts when that leader's process is down (they follow no live leader).
    */
   leaderConsensus(live: readonly number[] = this.liveMembers()): {
+    /** The leader most live members name; null when none names one. */
     leader: string | null;
+    /** Live members that do not follow it, or all of them when its process is down. */
     disagreeing: number;
   } {
     const counts = new Map<string, number>();

@@ -14,6 +14,7 @@ import type { Random } from '../runtime/random.js';
 
 /** A delay distribution by its mean and standard deviation, in ms. */
 export interface DelayModel {
+  /** The shape: `normal` (symmetric, truncated at 0), `lognormal` (right-skewed) or `pareto` (heavy tail). */
   readonly distribution: 'normal' | 'lognormal' | 'pareto';
   /** Mean delay. >= 0 (> 0 for log-normal and Pareto). */
   readonly meanMs: number;

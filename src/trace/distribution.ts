@@ -5,9 +5,13 @@
 
 /** Mean, median, 99th percentile and maximum of a sample. */
 export interface Distribution {
+  /** The arithmetic mean, in the sample's unit (ms in a trace summary). */
   readonly mean: number;
+  /** The median (nearest rank). */
   readonly p50: number;
+  /** The 99th percentile (nearest rank). */
   readonly p99: number;
+  /** The largest value. */
   readonly max: number;
 }
 

@@ -27,6 +27,7 @@ import {
 export interface SenderPause {
   /** When it starts, in ms from the start of the trace. */
   readonly atMs: number;
+  /** How long the sender is frozen, in ms: no heartbeat leaves it meanwhile. */
   readonly durationMs: number;
 }
 
@@ -174,13 +175,15 @@ function checkPauses(pauses: readonly SenderPause[]): SenderPause[] {
 
 /** Options of {@link randomPauses}. */
 export interface RandomPausesOptions {
+  /** Seed of the draws: the same options give the same pauses. A safe integer. */
   readonly seed: number;
   /** How many pauses. Integer in [0, 1000]. */
   readonly count: number;
   /** Length of each. */
   readonly durationMs: number;
-  /** Pauses start and end within [fromMs, toMs]. */
+  /** Pauses start and end within [fromMs, toMs], in ms from the start of the trace. */
   readonly fromMs: number;
+  /** The end of the window in which the pauses fall, in ms from the start of the trace; >= `fromMs`. */
   readonly toMs: number;
 }
 

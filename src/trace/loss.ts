@@ -10,10 +10,18 @@ import type { Random } from '../runtime/random.js';
 
 /** How heartbeats are lost. */
 export type LossModel =
-  | { readonly model: 'none' }
-  /** Each heartbeat is lost with `probability`, independently. */
-  | { readonly model: 'independent'; readonly probability: number }
   | {
+      /** No heartbeat is lost. */
+      readonly model: 'none';
+    }
+  | {
+      /** Each heartbeat is lost with `probability`, independently. */
+      readonly model: 'independent';
+      /** The loss probability of each heartbeat, in [0, 1]. */
+      readonly probability: number;
+    }
+  | {
+      /** A two-state Markov chain (good, bad) per heartbeat: losses come in bursts. */
       readonly model: 'gilbert-elliott';
       /** Probability of moving from the good state to the bad one, per heartbeat. */
       readonly goodToBad: number;

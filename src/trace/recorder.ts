@@ -28,6 +28,7 @@ export interface TraceRecorderOptions {
 
 /** What the recorder saw of one peer so far. */
 export interface PeerRecordingStatus {
+  /** The peer's address (`host:port`, normalised), which names its trace. */
   readonly peer: string;
   /** The name from its heartbeats, once heard. */
   readonly name: string | undefined;

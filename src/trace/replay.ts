@@ -17,12 +17,15 @@ import { checkTrace } from './trace-format.js';
 
 /** A period during which the detector suspected the sender: [startMs, endMs). */
 export interface SuspicionInterval {
+  /** When the detector began to hold the sender unavailable, in ms since the start of the trace. */
   readonly startMs: number;
+  /** When it stopped (the next heartbeat, or the end of the trace), in ms; excluded from the interval. */
   readonly endMs: number;
 }
 
 /** The heartbeats a replay feeds to detectors, extracted once per trace. */
 export interface PreparedTrace {
+  /** The trace it was prepared from, checked. */
   readonly trace: Trace;
   /** Arrival times of the accepted heartbeats. */
   readonly arrivalMs: Float64Array;

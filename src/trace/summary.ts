@@ -10,9 +10,13 @@ import type { Trace } from './trace.js';
 
 /** A summary of a trace; times in ms. */
 export interface TraceSummary {
+  /** Whether the trace was generated (`generateTrace`) or recorded from real members (`recordTraces`). */
   readonly source: 'generated' | 'recorded';
+  /** The sender's heartbeat interval from the header, in ms. */
   readonly intervalMs: number;
+  /** The length of the observation from the header, in ms. */
   readonly durationMs: number;
+  /** When the sender crashed, in ms since the start; null when it did not or it is not known. */
   readonly crashAtMs: number | null;
   /** Arrival lines. */
   readonly arrivals: number;
@@ -27,7 +31,12 @@ export interface TraceSummary {
   /** Time between consecutive accepted heartbeats. */
   readonly gapMs: Distribution | null;
   /** The longest silence between heartbeats, and when it began. */
-  readonly longestGap: { readonly atMs: number; readonly ms: number } | null;
+  readonly longestGap: {
+    /** The arrival the silence began with, in ms since the start of the trace. */
+    readonly atMs: number;
+    /** The silence's length, in ms. */
+    readonly ms: number;
+  } | null;
   /** One-way delay (arrival − sent), when the trace knows send times. */
   readonly delayMs: Distribution | null;
 }

@@ -64,8 +64,11 @@ export interface TraceRecording {
 
 /** The first line of a trace. */
 export interface TraceHeader {
+  /** {@link TRACE_FORMAT}: says the file is an fdkit trace. */
   readonly format: typeof TRACE_FORMAT;
+  /** {@link TRACE_VERSION}: the layout of the file; readers refuse other versions. */
   readonly version: typeof TRACE_VERSION;
+  /** Whether the trace was generated (`generator` says how) or recorded (`recording` says where). */
   readonly source: 'generated' | 'recorded';
   /** The sender's heartbeat interval, in ms. */
   readonly intervalMs: number;
@@ -93,6 +96,8 @@ export interface TraceArrival {
 
 /** A header and the arrivals, in order of arrival. */
 export interface Trace {
+  /** What the trace observed and how it was made. */
   readonly header: TraceHeader;
+  /** Every heartbeat received, in order of arrival. */
   readonly arrivals: readonly TraceArrival[];
 }

@@ -12,8 +12,11 @@ export type HostKind = 'ipv4' | 'ipv6' | 'name';
 
 /** A parsed address. `host` is canonical and has no brackets. */
 export interface HostPort {
+  /** The host: dotted IPv4, RFC 5952 IPv6 (with its `%zone`, if any) or a lower-case host name. */
   readonly host: string;
+  /** The port, an integer in [1, 65535], or 0 where `allowPortZero` accepted it. */
   readonly port: number;
+  /** Whether `host` is an IPv4 address, an IPv6 address or a name to resolve. */
   readonly kind: HostKind;
 }
 

@@ -10,9 +10,11 @@ import { ipv6Groups, isIPv4 } from './address.js';
 
 /** One address of a network interface, as `os.networkInterfaces()` lists it. */
 export interface InterfaceAddress {
+  /** The IP address, without prefix length (`10.0.0.5`, `fe80::1`). */
   readonly address: string;
   /** `'IPv4'` / `'IPv6'` (Node 18.4+), or 4 / 6 (Node 18.0 to 18.3). */
   readonly family: string | number;
+  /** True for loopback addresses, which other hosts cannot reach. */
   readonly internal: boolean;
 }
 

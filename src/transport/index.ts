@@ -3,8 +3,13 @@
  * in-memory implementations, addresses and seed resolution.
  */
 
-// The public name of what Transport.probeConnect resolves to; the type itself is shared with the core.
-export type { ConnectOutcome as ConnectProbeResult } from '../membership/connection.js';
+// The public names of what Transport.probeConnect resolves to and Transport.watch returns; the types
+// themselves are shared with the core.
+export type {
+  ConnectOutcome as ConnectProbeResult,
+  Watch as WatchHandle,
+  WatchEnd,
+} from '../membership/connection.js';
 export {
   canonicalHost,
   formatAddress,
@@ -18,7 +23,14 @@ export {
 } from './address.js';
 export { chooseAdvertiseHost, type InterfaceAddress } from './advertise.js';
 export { probeConnect } from './connect-probe.js';
-export { encodeFrame, FRAME_BYTES_MAX, FRAME_HEADER_BYTES, FrameReader, frameHeader } from './frame.js';
+export {
+  encodeFrame,
+  FRAME_BYTES_MAX,
+  FRAME_HEADER_BYTES,
+  FrameReader,
+  type FrameReadResult,
+  frameHeader,
+} from './frame.js';
 export {
   DATAGRAM_BYTES_MAX,
   type LinkFilter,

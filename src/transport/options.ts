@@ -13,8 +13,11 @@ import { type HostPort, parseAddress } from './address.js';
  * count (drops, send errors) and at `warn` what an operator should see (a handler that throws).
  */
 export interface TransportLogger {
+  /** Logs what the transport counts anyway (a drop, a send error), with structured `fields`. */
   debug(fields: object, message: string): void;
+  /** Logs what an operator should see (a handler that threw), with structured `fields`. */
   warn(fields: object, message: string): void;
+  /** A logger that adds `bindings` to every line; the transport logs through one when it can. */
   child?(bindings: Record<string, unknown>): TransportLogger;
 }
 
@@ -63,9 +66,13 @@ export interface TransportOptions {
  *   for user messages.
  */
 export const TRANSPORT_DEFAULTS = {
+  /** 32 MiB: a push-pull of 10,000 members with metadata is a few MiB. */
   streamBytesMax: 32 * 1024 * 1024,
+  /** 10,000 ms, memberlist's `TCPTimeout`. */
   connectTimeoutMs: 10_000,
+  /** 10,000 ms, memberlist's `TCPTimeout`. */
   streamTimeoutMs: 10_000,
+  /** 256 inbound stream connections open at once. */
   maxInboundStreams: 256,
 } as const;
 

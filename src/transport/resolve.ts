@@ -14,9 +14,13 @@ import { systemErrorCode } from './bind-error.js';
 
 /** An SRV record, as `dns.resolveSrv` returns it. */
 export interface SrvRecord {
+  /** The target host name, resolved in turn to its addresses. */
   readonly name: string;
+  /** The port members listen on at the target. */
   readonly port: number;
+  /** RFC 2782 priority: lower values are tried first. */
   readonly priority: number;
+  /** RFC 2782 weight among targets of equal priority: higher values come first here. */
   readonly weight: number;
 }
 
@@ -26,10 +30,24 @@ export interface SrvRecord {
  * names DNS does not know, such as `localhost`.
  */
 export interface SeedResolver {
+  /** The IPv4 addresses of `hostname`'s A records; rejects when DNS has none. */
   resolve4(hostname: string): Promise<string[]>;
+  /** The IPv6 addresses of `hostname`'s AAAA records; rejects when DNS has none. */
   resolve6(hostname: string): Promise<string[]>;
+  /** The SRV records of `name` (the part after `srv:`). */
   resolveSrv(name: string): Promise<SrvRecord[]>;
-  lookup(hostname: string, options: { all: true }): Promise<{ address: string; family: number }[]>;
+  /** Every address the system resolver gives for `hostname` (`getaddrinfo`: `/etc/hosts`, mDNS, DNS). */
+  lookup(
+    hostname: string,
+    options: { all: true },
+  ): Promise<
+    {
+      /** An IPv4 or IPv6 address. */
+      address: string;
+      /** 4 or 6. */
+      family: number;
+    }[]
+  >;
 }
 
 /** The resolver of `node:dns/promises`. */
@@ -42,7 +60,12 @@ export const systemResolver: SeedResolver = {
 
 /** A seed that gave no address, and why. */
 export interface SeedFailure {
+  /** The seed as given (`host:port` or `srv:NAME`). */
   readonly seed: string;
+  /**
+   * Why: `FDKIT_BAD_ADDRESS` for a seed that does not parse, `FDKIT_RESOLVE_FAILED` for a name that gave
+   * no address.
+   */
   readonly error: NetworkError;
 }
 

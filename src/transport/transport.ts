@@ -51,11 +51,13 @@ export const DROP_REASONS: readonly DropReason[] = [
 
 /** What a transport has done since it was created. A snapshot: a plain object, safe to serialise. */
 export interface TransportCounters {
-  /** Datagrams delivered to the handler, and their bytes. */
+  /** Datagrams delivered to the handler. */
   datagramsIn: number;
+  /** Bytes of the datagrams delivered to the handler. */
   datagramBytesIn: number;
-  /** Datagrams handed to the network, and their bytes (delivery is not known). */
+  /** Datagrams handed to the network (delivery is not known). */
   datagramsOut: number;
+  /** Bytes of the datagrams handed to the network. */
   datagramBytesOut: number;
   /** Datagrams that could not be handed to the network (bad address, unreachable family, too big). */
   datagramSendErrors: number;
@@ -63,11 +65,13 @@ export interface TransportCounters {
   connectionsIn: number;
   /** Inbound stream connections open now (a gauge, not a total). */
   connectionsOpen: number;
-  /** Stream frames read completely, and their payload bytes. */
+  /** Stream frames read completely. */
   streamsIn: number;
+  /** Payload bytes of the stream frames read completely (frame headers excluded). */
   streamBytesIn: number;
-  /** `sendStream` calls that resolved, and their payload bytes. */
+  /** `sendStream` calls that resolved. */
   streamsOut: number;
+  /** Payload bytes of the `sendStream` calls that resolved (frame headers excluded). */
   streamBytesOut: number;
   /** `sendStream` calls that rejected. */
   streamSendErrors: number;

@@ -17,21 +17,40 @@ export type DetectorFamily = (typeof DETECTOR_FAMILIES)[number];
 
 /** One setting of one detector family; times in ms. */
 export type DetectorConfig =
-  /** {@link FixedTimeoutDetector}: suspect after `timeoutMs` of silence. */
-  | { readonly family: 'fixed-timeout'; readonly timeoutMs: number }
-  /** {@link ChenDetector}: the expected arrival over the last `windowSize` arrivals, plus `alphaMs`. */
-  | { readonly family: 'chen'; readonly alphaMs: number; readonly windowSize: number }
-  /** {@link PhiAccrualDetector} with the normal model (Akka). */
+  /** `FixedTimeoutDetector`: suspect after `timeoutMs` of silence. */
   | {
+      /** A fixed timeout, {@link FixedTimeoutDetector}. */
+      readonly family: 'fixed-timeout';
+      /** Silence after the last heartbeat before the sender is suspected, in ms; > 0. */
+      readonly timeoutMs: number;
+    }
+  /** `ChenDetector`: the expected arrival over the last `windowSize` arrivals, plus `alphaMs`. */
+  | {
+      /** Chen, Toueg and Aguilera's estimate of the next arrival, {@link ChenDetector}. */
+      readonly family: 'chen';
+      /** Safety margin α after the expected arrival, in ms; > 0. */
+      readonly alphaMs: number;
+      /** Arrivals the estimate is taken over; an integer in [1, 1,000,000]. */
+      readonly windowSize: number;
+    }
+  /** `PhiAccrualDetector` with the normal model (Akka). */
+  | {
+      /** Phi accrual with the normal model, {@link PhiAccrualDetector}. */
       readonly family: 'phi-normal';
+      /** Phi at or above which the sender is suspected; > 0. */
       readonly threshold: number;
+      /** Silence tolerated on top of the mean interval, in ms; >= 0. */
       readonly acceptableHeartbeatPauseMs: number;
+      /** Floor of the standard deviation of the intervals, in ms; > 0. */
       readonly minStdDeviationMs: number;
     }
-  /** {@link PhiAccrualDetector} with the exponential model (Cassandra's with a pause of 0). */
+  /** `PhiAccrualDetector` with the exponential model (Cassandra's with a pause of 0). */
   | {
+      /** Phi accrual with the exponential model, {@link PhiAccrualDetector}. */
       readonly family: 'phi-exponential';
+      /** Phi at or above which the sender is suspected; > 0. */
       readonly threshold: number;
+      /** Silence subtracted before phi is computed, in ms; >= 0 (0 for Cassandra's phi). */
       readonly acceptableHeartbeatPauseMs: number;
     };
 

@@ -6,8 +6,15 @@
 
 /** What the frontier is computed over. */
 export interface FrontierPoint {
+  /** How fast the setting detects, in ms: the first axis, lower is better. */
   readonly detectionMs: number;
-  readonly qos: { readonly mistakes: number; readonly queryAccuracy: number };
+  /** How accurate it is. */
+  readonly qos: {
+    /** Mistakes over the trace: the second axis, lower is better. */
+    readonly mistakes: number;
+    /** Query accuracy probability P_A in [0, 1]: breaks ties, higher is better. */
+    readonly queryAccuracy: number;
+  };
 }
 
 /**

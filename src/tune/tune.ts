@@ -51,14 +51,19 @@ export interface TuneOptions {
 
 /** What {@link TuneOptions.onProgress} receives. */
 export interface TuneProgress {
+  /** Settings measured so far, this one included. */
   readonly done: number;
+  /** Settings to measure in all. */
   readonly total: number;
+  /** The family of the setting just measured. */
   readonly family: DetectorFamily;
 }
 
 /** One setting and how it did. */
 export interface TuneCandidate {
+  /** The setting. */
   readonly config: DetectorConfig;
+  /** Chen, Toueg and Aguilera's QoS metrics of the setting over the trace. */
   readonly qos: QosMetrics;
   /** The chosen statistic of T_D, in ms. */
   readonly detectionMs: number;
@@ -66,9 +71,13 @@ export interface TuneCandidate {
 
 /** What {@link tuneDetectors} found. */
 export interface TuneResult {
+  /** The trace the settings were measured over. */
   readonly trace: TraceSummary;
+  /** The statistic of T_D compared and plotted, {@link TuneOptions.detectionStat}. */
   readonly detectionStat: DetectionStat;
+  /** The detection time to meet, in ms; null when none was given. */
   readonly targetDetectionMs: number | null;
+  /** The most mistakes per hour accepted; null when none was given (then 0 applies without a target). */
   readonly maxMistakesPerHour: number | null;
   /** The rule the recommendation follows, in words. */
   readonly rule: string;

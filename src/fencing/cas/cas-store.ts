@@ -32,6 +32,7 @@ export interface FencedRecord<V> {
 
 /** A record as read, with the version that a compare-and-set must name to replace it. */
 export interface Versioned<V> extends FencedRecord<V> {
+  /** The store's version of the record when it was read; pass it to `compareAndSet` to replace it. */
   readonly version: CasVersion;
 }
 

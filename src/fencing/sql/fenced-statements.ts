@@ -32,7 +32,12 @@ import {
 
 /** A SQL statement and the values of its parameters, in order. */
 export interface SqlStatementText {
+  /**
+   * The statement, with the dialect's placeholders (`?`, or `$1, $2, ...` for PostgreSQL); no values spliced
+   * in.
+   */
   readonly sql: string;
+  /** The values to bind, one per placeholder, in the order the placeholders appear. */
   readonly params: readonly SqlValue[];
 }
 
@@ -61,10 +66,11 @@ export interface FencedUpdate {
 export type FenceTarget =
   | string
   | {
+      /** The table of fence rows: an identifier, or `schema.table`. */
       readonly table: string;
       /** Key columns that pick the one row, compared with `=`. */
       readonly key: Readonly<Record<string, SqlValue>>;
-      /** Default `fence`. */
+      /** The column holding the fence, the highest token that claimed the row. Default `fence`. */
       readonly fenceColumn?: string;
     };
 

@@ -27,6 +27,7 @@ import type { SqlValue, SqlWhere } from './statement-parts.js';
 
 /** An UPDATE made under a claim: the claim's fence guards it, so the rows need no fence of their own. */
 export interface ClaimedUpdate {
+  /** The table: an identifier (letters, digits, `_`, not starting with a digit), or `schema.table`. */
   readonly table: string;
   /** Columns to set; at least one. */
   readonly set: Readonly<Record<string, SqlValue>>;
@@ -60,7 +61,10 @@ export interface SqliteClaim {
    * or when no row has the key. A key that matches several rows without `rows: 'many'` is a `FenceError`
    * (FDKIT_FENCE_MANY_ROWS), and changes nothing.
    */
-  update(update: ClaimedUpdate): { readonly changes: number };
+  update(update: ClaimedUpdate): {
+    /** Rows the UPDATE changed: 0 or 1, or any count with `rows: 'many'`. */
+    readonly changes: number;
+  };
 }
 
 const OWNER = 'claimFence';

@@ -15,7 +15,9 @@ export type SqlValue = string | number | bigint | Uint8Array | null;
  * matches a NULL status where `<>` does not.
  */
 export interface SqlCondition {
+  /** The comparison, with the column on its left: `column op value`. */
   readonly op: SqlOperator;
+  /** The right-hand side, bound as a parameter; null only with `IS` and `IS NOT`. */
   readonly value: SqlValue;
 }
 

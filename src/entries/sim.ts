@@ -1,0 +1,22 @@
+/**
+ * `fdkit/sim`: the deterministic simulator. A {@link Simulation} runs a whole SWIM cluster of unchanged
+ * cores on one virtual clock over a modelled network, injects crashes, kills, pauses, partitions and slow
+ * CPUs, and reports detection times, false positives, load and convergence; the same seed gives the same
+ * report.
+ *
+ * @module fdkit/sim
+ */
+export { InvalidArgumentError, type InvalidOptionCode, InvalidOptionError } from '../errors.js';
+export {
+  type CrashFault,
+  type FaultPlan,
+  type FaultRequest,
+  type PartitionFault,
+  type PauseFault,
+  planFaults,
+  type SlowCpuFault,
+} from '../sim/faults.js';
+export { lanNetwork, type NetworkModel } from '../sim/network.js';
+export type { ProcessState, SimProcess } from '../sim/process.js';
+export type { LeaderReport, Quantiles, SimulationReport } from '../sim/report.js';
+export { Simulation, type SimulationOptions } from '../sim/simulation.js';
