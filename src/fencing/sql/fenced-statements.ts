@@ -140,6 +140,13 @@ export function checkTarget(owner: string, target: unknown): CheckedUpdate {
   return checkUpdate(owner, { table: t.table, set: {}, where: t.key, fenceColumn: t.fenceColumn });
 }
 
+/** Checks a {@link FencedUpdate} (it has `set`) or a {@link FenceTarget}, whichever `what` is. */
+function checkEither(owner: string, what: unknown): CheckedUpdate {
+  return typeof what === 'object' && what !== null && 'set' in what
+    ? checkUpdate(owner, what)
+    : checkTarget(owner, what);
+}
+
 /** How messages and errors name what `update` fences. */
 export function subjectOf(owner: string, dialect: SqlDialect, update: CheckedUpdate): FenceSubject {
   return {
@@ -284,9 +291,7 @@ export function fenceDiagnosisSql(
   lock = false,
 ): SqlStatementText {
   const owner = 'fenceDiagnosisSql';
-  const checked =
-    typeof update === 'object' && 'set' in update ? checkUpdate(owner, update) : checkTarget(owner, update);
-  return buildDiagnosis(checkDialect(owner, dialect), checked, lock);
+  return buildDiagnosis(checkDialect(owner, dialect), checkEither(owner, update), lock);
 }
 
 /**
@@ -380,7 +385,5 @@ export function judgeFence(
       `${owner}: rows must be the array of rows the diagnosis returned, got ${typeof rows}`,
     );
   }
-  const checked =
-    typeof what === 'object' && 'set' in what ? checkUpdate(owner, what) : checkTarget(owner, what);
-  judgeRows(subjectOf(owner, d, checked), rows.map(fenceRowState), token, mode);
+  judgeRows(subjectOf(owner, d, checkEither(owner, what)), rows.map(fenceRowState), token, mode);
 }
