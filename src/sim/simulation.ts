@@ -11,123 +11,33 @@
  * and clocked by its own process, so that a paused process's hint waits with it and a crashed one's stops;
  * a restarted member starts a fresh hint.
  */
-import { InvalidOptionError } from '../errors.js';
 import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
-import { START_INCARNATION_MAX } from '../membership/identity.js';
 import type { MemberStateName } from '../membership/member-state.js';
 import { LeaderBaseline, LeaderCore } from '../omega/leader-core.js';
-import { checkKnownKeys, checkNumber } from '../options.js';
 import { Random } from '../runtime/random.js';
 import { VirtualClock } from '../runtime/virtual-clock.js';
-import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
-import type { SwimEvent } from '../swim/events.js';
-import { type ProfileName, profiles } from '../swim/profiles.js';
+import { profiles } from '../swim/profiles.js';
+import { simAddress, simIndexOf, simName } from './addresses.js';
 import { type FaultPlan, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
-import { lanNetwork, type NetworkModel, SimNetwork } from './network.js';
+import { lanNetwork, SimNetwork } from './network.js';
+import { checkOptions, checkPlan, leaderStableForMs, OWNER, type SimulationOptions } from './options.js';
 import { SimProcess } from './process.js';
 import { type LeaderReport, quantiles, type SimulationReport } from './report.js';
 import { SimWatches } from './watches.js';
 
-/** Options of {@link Simulation}. */
-export interface SimulationOptions {
-  /** Members in the cluster, the late joiner included. 2 to 20,000. */
-  readonly nodes: number;
-  /** Virtual seconds to simulate. */
-  readonly seconds: number;
-  /**
-   * Seed of every random draw (faults, delays, losses, the members' own randomness): a run repeats exactly.
-   */
-  readonly seed: number;
-  /** Base profile of the members' configuration. Default `lan`. */
-  readonly profile?: ProfileName;
-  /** Overrides of the profile. */
-  readonly config?: Partial<SwimConfig>;
-  /** Overrides of the LAN network model. */
-  readonly network?: Partial<NetworkModel>;
-  /** Faults to inject, by kind; kinds left out inject none. Members are indexes, times virtual ms. */
-  readonly faults?: Partial<FaultPlan>;
-  /**
-   * Whether the last member joins through seeds at 5 % of the run instead of starting formed. Default true.
-   */
-  readonly lateJoiner?: boolean;
-  /**
-   * Whether members keep a phi detector per peer heard from. The protocol does not need it (it serves
-   * observability), and above 2,000 members it would cost more memory than the views: default n <= 2000.
-   */
-  readonly trackPhi?: boolean;
-  /** Every member adapts its probe timeout to round trips (off by default; see `adaptive-timeout.ts`). */
-  readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
-  /** Whether members use the freeze guard (`src/membership/freeze-guard.ts`). Default true; off to measure what it does. */
-  readonly freezeGuard?: boolean;
-  /**
-   * Whether members watch their successors on the ring of names over held connections
-   * (`death-watch.ts`). Each member computes its ring in O(n) after every membership change, which at
-   * 10,000 members would cost more than the rest of the run: default n <= 2000.
-   */
-  readonly deathWatch?: boolean;
-  /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
-  readonly checkAgreement?: boolean;
-  /**
-   * Runs a leader hint on every member and adds `leader` to the report. `true` uses `stableForMs` of ten
-   * probe intervals of the run's configuration (10 s with `lan`, the hint's own default). Default off.
-   */
-  readonly leader?:
-    | boolean
-    | {
-        /** The hints' hysteresis in ms: how long a comeback waits before it may take the lead. */
-        readonly stableForMs?: number;
-      };
-  /** Called about once per virtual second with the virtual time reached. */
-  readonly onProgress?: (virtualMs: number, totalMs: number) => void;
-  /** Receives every event of every member, for tests and timelines. */
-  readonly onEvent?: (observer: number, event: SwimEvent) => void;
-  /** Reads resident memory, for the report's peakRssMb (the CLI passes the host's). */
-  readonly rssBytes?: () => number;
-  /** Reads elapsed wall time in ms, for the report's wallMs and eventsPerSec. */
-  readonly wallClock?: () => number;
-}
+export { simAddress, simName } from './addresses.js';
+export type { SimulationOptions } from './options.js';
 
-const OWNER = 'Simulation';
-const KNOWN_OPTIONS = [
-  'nodes',
-  'seconds',
-  'seed',
-  'profile',
-  'config',
-  'network',
-  'faults',
-  'lateJoiner',
-  'trackPhi',
-  'adaptiveProbeTimeout',
-  'freezeGuard',
-  'deathWatch',
-  'checkAgreement',
-  'leader',
-  'onProgress',
-  'onEvent',
-  'rssBytes',
-  'wallClock',
-] as const;
 const SEEDS_PER_MEMBER = 3;
 /** How often agreement is checked once the last fault has ended. */
 const AGREEMENT_CHECK_MS = 500;
 
 /** A stream not through by then is given up, as the node's default `connectTimeoutMs` does. */
 const STREAM_GIVE_UP_MS = 10_000;
-const ADDRESS_PREFIX = 'sim-';
-const ADDRESS_SUFFIX = ':7946';
-
-/** The name and address of simulated member `i`. */
-export function simName(i: number): string {
-  return `n${i}`;
-}
-export function simAddress(i: number): string {
-  return `${ADDRESS_PREFIX}${i}${ADDRESS_SUFFIX}`;
-}
 
 /** A seeded simulation of a SWIM cluster. */
 export class Simulation {
@@ -164,18 +74,7 @@ export class Simulation {
   private leaderAgreedAtMs = Number.NaN;
 
   constructor(options: SimulationOptions) {
-    checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
-    const nodes = checkNumber(OWNER, 'nodes', options.nodes, { min: 2, max: 20_000, integer: true });
-    checkNumber(OWNER, 'seconds', options.seconds, { min: 1, max: 86_400 });
-    checkNumber(OWNER, 'seed', options.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
-    const profile = options.profile ?? 'lan';
-    if (!(profile in profiles)) {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'profile',
-        `${OWNER}: option profile must be lan, wan or local`,
-      );
-    }
+    const { nodes, profile } = checkOptions(options);
     this.options = options;
     this.durationMs = options.seconds * 1000;
     this.random = new Random(options.seed);
@@ -185,8 +84,8 @@ export class Simulation {
     this.config = { ...profiles[profile], ...options.config };
     this.plan = { ...NO_FAULTS, ...options.faults };
     this.joiner = options.lateJoiner === false ? -1 : nodes - 1;
-    this.validatePlan(nodes);
-    this.stableForMs = this.leaderStableForMs(options.leader);
+    checkPlan(this.plan, nodes, this.joiner);
+    this.stableForMs = leaderStableForMs(options.leader, this.config);
     this.leaders = options.leader === undefined || options.leader === false ? undefined : [];
     const truth = {
       isUp: (m: number) => this.processes[m]?.state !== 'crashed',
@@ -372,7 +271,7 @@ export class Simulation {
         sendPacket: (address, packet, bytes) => {
           this.messages++;
           this.bytes += bytes;
-          const to = this.indexOf(address);
+          const to = simIndexOf(address, this.processes.length);
           if (to < 0) return;
           const delay = this.network.packetDelay(i, to);
           if (delay < 0) return;
@@ -381,7 +280,7 @@ export class Simulation {
         sendStream: (address, message, bytes) => {
           this.messages++;
           this.bytes += bytes;
-          const to = this.indexOf(address);
+          const to = simIndexOf(address, this.processes.length);
           if (to < 0) return;
           const delay = this.network.streamTransferDelay(i, to, STREAM_GIVE_UP_MS);
           if (delay < 0) return;
@@ -400,7 +299,7 @@ export class Simulation {
         probeConnect: (address, timeoutMs, done) => {
           // Decided when the SYN leaves: a refusal (RST) or an accept (SYN-ACK) takes a round trip;
           // silence (host down, or a partition) takes the whole timeout.
-          const to = this.indexOf(address);
+          const to = simIndexOf(address, this.processes.length);
           const target = to < 0 ? undefined : this.processes[to]!;
           // A refusal (RST) or an accept (SYN-ACK) comes back after the handshake's round trip, if that
           // gets through in time; a host that is down answers nothing, and the probe times out.
@@ -429,28 +328,7 @@ export class Simulation {
 
   private watchFrom(i: number, address: string, onEnd: (reason: WatchEnd) => void): Watch {
     // Only called when watches are on.
-    return this.watches!.watch(i, this.indexOf(address), onEnd);
-  }
-
-  /**
-   * The member at a simulated address, or −1 for an address that is none: read from the address itself
-   * (see {@link simAddress}), because a map lookup per packet, cold in a 10,000-member heap, cost more
-   * than all the rest of sending it.
-   */
-  private indexOf(address: string): number {
-    if (!address.startsWith(ADDRESS_PREFIX)) return -1;
-    let index = 0;
-    let i = ADDRESS_PREFIX.length;
-    for (; i < address.length; i++) {
-      const digit = address.charCodeAt(i) - 48;
-      if (digit < 0 || digit > 9) break;
-      index = index * 10 + digit;
-    }
-    const digits = i - ADDRESS_PREFIX.length;
-    const canonical = digits > 0 && (digits === 1 || address.charCodeAt(ADDRESS_PREFIX.length) !== 48);
-    if (!canonical || index >= this.processes.length || address.length !== i + ADDRESS_SUFFIX.length)
-      return -1;
-    return address.endsWith(ADDRESS_SUFFIX) ? index : -1;
+    return this.watches!.watch(i, simIndexOf(address, this.processes.length), onEnd);
   }
 
   private pickSeeds(i: number, nodes: number): string[] {
@@ -571,47 +449,6 @@ export class Simulation {
       disagreeingAtEnd: end.disagreeing,
       leaderAtEnd: end.leader,
     };
-  }
-
-  private leaderStableForMs(option: SimulationOptions['leader']): number {
-    const probeIntervalMs = this.config.probeIntervalMs ?? profiles.lan.probeIntervalMs;
-    if (option === undefined || typeof option === 'boolean') return 10 * probeIntervalMs;
-    if (typeof option !== 'object') {
-      throw new InvalidOptionError(
-        'FDKIT_INVALID_OPTION',
-        'leader',
-        `${OWNER}: option leader must be a boolean or { stableForMs }`,
-      );
-    }
-    checkKnownKeys(`${OWNER} leader`, option, ['stableForMs']);
-    return option.stableForMs === undefined
-      ? 10 * probeIntervalMs
-      : checkNumber(OWNER, 'leader.stableForMs', option.stableForMs, { min: 0, max: 86_400_000 });
-  }
-
-  private validatePlan(nodes: number): void {
-    const check = (option: string, member: number): void => {
-      if (!Number.isInteger(member) || member < 0 || member >= nodes || member === this.joiner) {
-        throw new InvalidOptionError(
-          'FDKIT_INVALID_OPTION',
-          option,
-          `${OWNER}: ${option} names member ${member}; members are 0 to ${nodes - 1}${this.joiner >= 0 ? `, except the late joiner ${this.joiner}` : ''}`,
-        );
-      }
-    };
-    for (const c of this.plan.crashes) {
-      check('faults.crashes', c.member);
-      if (c.restartIncarnation !== undefined) {
-        checkNumber(OWNER, 'faults.crashes.restartIncarnation', c.restartIncarnation, {
-          min: 0,
-          max: START_INCARNATION_MAX,
-          integer: true,
-        });
-      }
-    }
-    for (const p of this.plan.pauses) check('faults.pauses', p.member);
-    for (const s of this.plan.slowCpus) check('faults.slowCpus', s.member);
-    for (const part of this.plan.partitions) for (const m of part.side) check('faults.partitions', m);
   }
 
   private sampleRss(): void {

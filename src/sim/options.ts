@@ -1,0 +1,156 @@
+/**
+ * The options of a simulation and their validation. Apart from the simulation itself because they are
+ * its public surface (the CLI, the benches and the tests build them) and their checks run once, before
+ * anything is built, while the rest of `simulation.ts` is the run.
+ */
+import { InvalidOptionError } from '../errors.js';
+import { START_INCARNATION_MAX } from '../membership/identity.js';
+import { checkKnownKeys, checkNumber } from '../options.js';
+import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
+import type { SwimConfig } from '../swim/config.js';
+import type { SwimEvent } from '../swim/events.js';
+import { type ProfileName, profiles } from '../swim/profiles.js';
+import type { FaultPlan } from './faults.js';
+import type { NetworkModel } from './network.js';
+
+/** Options of the `Simulation` constructor. */
+export interface SimulationOptions {
+  /** Members in the cluster, the late joiner included. 2 to 20,000. */
+  readonly nodes: number;
+  /** Virtual seconds to simulate. */
+  readonly seconds: number;
+  /**
+   * Seed of every random draw (faults, delays, losses, the members' own randomness): a run repeats exactly.
+   */
+  readonly seed: number;
+  /** Base profile of the members' configuration. Default `lan`. */
+  readonly profile?: ProfileName;
+  /** Overrides of the profile. */
+  readonly config?: Partial<SwimConfig>;
+  /** Overrides of the LAN network model. */
+  readonly network?: Partial<NetworkModel>;
+  /** Faults to inject, by kind; kinds left out inject none. Members are indexes, times virtual ms. */
+  readonly faults?: Partial<FaultPlan>;
+  /**
+   * Whether the last member joins through seeds at 5 % of the run instead of starting formed. Default true.
+   */
+  readonly lateJoiner?: boolean;
+  /**
+   * Whether members keep a phi detector per peer heard from. The protocol does not need it (it serves
+   * observability), and above 2,000 members it would cost more memory than the views: default n <= 2000.
+   */
+  readonly trackPhi?: boolean;
+  /** Every member adapts its probe timeout to round trips (off by default; see `adaptive-timeout.ts`). */
+  readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
+  /** Whether members use the freeze guard (`src/membership/freeze-guard.ts`). Default true; off to measure what it does. */
+  readonly freezeGuard?: boolean;
+  /**
+   * Whether members watch their successors on the ring of names over held connections
+   * (`death-watch.ts`). Each member computes its ring in O(n) after every membership change, which at
+   * 10,000 members would cost more than the rest of the run: default n <= 2000.
+   */
+  readonly deathWatch?: boolean;
+  /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
+  readonly checkAgreement?: boolean;
+  /**
+   * Runs a leader hint on every member and adds `leader` to the report. `true` uses `stableForMs` of ten
+   * probe intervals of the run's configuration (10 s with `lan`, the hint's own default). Default off.
+   */
+  readonly leader?:
+    | boolean
+    | {
+        /** The hints' hysteresis in ms: how long a comeback waits before it may take the lead. */
+        readonly stableForMs?: number;
+      };
+  /** Called about once per virtual second with the virtual time reached. */
+  readonly onProgress?: (virtualMs: number, totalMs: number) => void;
+  /** Receives every event of every member, for tests and timelines. */
+  readonly onEvent?: (observer: number, event: SwimEvent) => void;
+  /** Reads resident memory, for the report's peakRssMb (the CLI passes the host's). */
+  readonly rssBytes?: () => number;
+  /** Reads elapsed wall time in ms, for the report's wallMs and eventsPerSec. */
+  readonly wallClock?: () => number;
+}
+
+/** The name errors and leader hints give as the owner of the options. */
+export const OWNER = 'Simulation';
+const KNOWN_OPTIONS = [
+  'nodes',
+  'seconds',
+  'seed',
+  'profile',
+  'config',
+  'network',
+  'faults',
+  'lateJoiner',
+  'trackPhi',
+  'adaptiveProbeTimeout',
+  'freezeGuard',
+  'deathWatch',
+  'checkAgreement',
+  'leader',
+  'onProgress',
+  'onEvent',
+  'rssBytes',
+  'wallClock',
+] as const;
+
+/** Checks the options the simulation reads first: the keys, the sizes and the seed, the profile. */
+export function checkOptions(options: SimulationOptions): { nodes: number; profile: ProfileName } {
+  checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
+  const nodes = checkNumber(OWNER, 'nodes', options.nodes, { min: 2, max: 20_000, integer: true });
+  checkNumber(OWNER, 'seconds', options.seconds, { min: 1, max: 86_400 });
+  checkNumber(OWNER, 'seed', options.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
+  const profile = options.profile ?? 'lan';
+  if (!(profile in profiles)) {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'profile',
+      `${OWNER}: option profile must be lan, wan or local`,
+    );
+  }
+  return { nodes, profile };
+}
+
+/** The leader hints' `stableForMs`: the option's, or ten probe intervals of `config`. */
+export function leaderStableForMs(option: SimulationOptions['leader'], config: Partial<SwimConfig>): number {
+  const probeIntervalMs = config.probeIntervalMs ?? profiles.lan.probeIntervalMs;
+  if (option === undefined || typeof option === 'boolean') return 10 * probeIntervalMs;
+  if (typeof option !== 'object') {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'leader',
+      `${OWNER}: option leader must be a boolean or { stableForMs }`,
+    );
+  }
+  checkKnownKeys(`${OWNER} leader`, option, ['stableForMs']);
+  return option.stableForMs === undefined
+    ? 10 * probeIntervalMs
+    : checkNumber(OWNER, 'leader.stableForMs', option.stableForMs, { min: 0, max: 86_400_000 });
+}
+
+/** Checks that every fault of `plan` names a member of the cluster, and not the late `joiner` (−1: none). */
+export function checkPlan(plan: FaultPlan, nodes: number, joiner: number): void {
+  const check = (option: string, member: number): void => {
+    if (!Number.isInteger(member) || member < 0 || member >= nodes || member === joiner) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        option,
+        `${OWNER}: ${option} names member ${member}; members are 0 to ${nodes - 1}${joiner >= 0 ? `, except the late joiner ${joiner}` : ''}`,
+      );
+    }
+  };
+  for (const c of plan.crashes) {
+    check('faults.crashes', c.member);
+    if (c.restartIncarnation !== undefined) {
+      checkNumber(OWNER, 'faults.crashes.restartIncarnation', c.restartIncarnation, {
+        min: 0,
+        max: START_INCARNATION_MAX,
+        integer: true,
+      });
+    }
+  }
+  for (const p of plan.pauses) check('faults.pauses', p.member);
+  for (const s of plan.slowCpus) check('faults.slowCpus', s.member);
+  for (const part of plan.partitions) for (const m of part.side) check('faults.partitions', m);
+}
