@@ -121,7 +121,8 @@ export function resolveCoreOptions(options: SwimCoreOptions, clock: Clock): Reso
 /**
  * Checks an application payload of `method` (`send` or `broadcast`).
  *
- * @throws {@link InvalidArgumentError} unless it is a Uint8Array of at most {@link USER_PAYLOAD_BYTES_MAX} bytes.
+ * @throws {@link InvalidArgumentError} unless it is a Uint8Array of at most {@link USER_PAYLOAD_BYTES_MAX}
+ *   bytes.
  */
 export function checkPayload(method: string, payload: Uint8Array): void {
   if (!(payload instanceof Uint8Array) || payload.length > USER_PAYLOAD_BYTES_MAX) {

@@ -68,7 +68,7 @@ export class SwimCore {
   readonly directory: MemberDirectory;
   /** This member's own id in {@link SwimCore.directory}. */
   readonly selfId: number;
-  /** What the protocol has done, cumulative since creation; updated in place, read (or copy) it at any time. */
+  /** What the protocol has done, cumulative since creation; updated in place, read or copy it any time. */
   readonly counters: SwimCounters = zeroSwimCounters();
   private readonly lifecycle = new Lifecycle();
   private readonly view: MemberView;

@@ -95,7 +95,10 @@ export interface Ping {
    * member's pings, ping-reqs and fallback pings alike.
    */
   readonly seq: number;
-  /** The prober's name. A member that does not know it asks the prober for its state (at most once a probe interval). */
+  /**
+   * The prober's name. A member that does not know it exchanges state with the prober (at most once a
+   * probe interval): the gossip of the prober's join missed it.
+   */
   readonly from: string;
   /**
    * Name of the member the ping is meant for. A receiver of another name drops it unanswered (counted in
@@ -104,7 +107,8 @@ export interface Ping {
   readonly target: string;
   /**
    * Updates piggybacked on it: the sender fills the list from its gossip queue with as many as fit
-   * `packetBytesMax`; a probe of a member this one suspects first carries the suspicion (the buddy system). Often empty.
+   * `packetBytesMax`. A probe of a member the prober suspects carries the suspicion first (the buddy
+   * system). Often empty.
    */
   readonly updates: readonly Update[];
 }
@@ -146,7 +150,8 @@ export interface Ack {
   readonly from: string;
   /**
    * Updates piggybacked on it: the sender fills the list from its gossip queue with as many as fit
-   * `packetBytesMax`; an ack to a prober that this member suspects or holds dead first carries the accusation, so that it can refute. Often empty.
+   * `packetBytesMax`. An ack to a prober that the sender suspects or holds dead carries the accusation
+   * first, so that the prober can refute at once. Often empty.
    */
   readonly updates: readonly Update[];
 }
