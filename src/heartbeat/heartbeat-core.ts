@@ -9,33 +9,27 @@
  * guard (`src/membership/freeze-guard.ts`): after a freeze, silence before the wake is no evidence until fresh
  * heartbeats show that what waited in the socket buffer has been read.
  *
- * Each peer has one timer, armed for the next moment its state can change (phi is inverted to find when
- * it reaches a threshold) instead of polling phi; heartbeats only push that moment later, so the timer is
- * left alone and re-armed when it wakes, about once per detection time per peer. Handlers are
- * synchronous and run to completion.
+ * This file is the façade: lifecycle, the peers, heartbeats out and in (which life of a peer a heartbeat
+ * belongs to is `peer.ts`), and the timers whose lateness measures this member's own health. When a peer
+ * is suspected or declared dead, and when to look at it again, is the per-peer state machine in
+ * `judge.ts`. Handlers are synchronous and run to completion.
  */
 import { PhiAccrualDetector } from '../detector/phi-accrual.js';
 import { InvalidArgumentError, LifecycleError } from '../errors.js';
 import { Awareness } from '../membership/awareness.js';
-import type { MemberEvent, TransitionCause } from '../membership/events.js';
+import type { TransitionCause } from '../membership/events.js';
 import { FreezeGuard } from '../membership/freeze-guard.js';
 import { checkMemberAddress, checkMemberName, checkStartIncarnation } from '../membership/identity.js';
 import { LateTimers } from '../membership/late-timers.js';
 import { ADDRESS_BYTES_MAX, isWireText, NAME_BYTES_MAX } from '../membership/limits.js';
-import {
-  ALIVE,
-  DEAD,
-  type MemberStateName,
-  SUSPECT,
-  stateName,
-  UNKNOWN,
-} from '../membership/member-state.js';
+import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import { checkKnownKeys } from '../options.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { HEARTBEAT_CONFIG_KEYS, type HeartbeatConfig, resolveHeartbeatConfig } from './config.js';
 import type { HeartbeatEnvironment } from './environment.js';
+import { PeerJudge } from './judge.js';
 import type { Heartbeat } from './messages.js';
-import { classify, Peer, type PeerStateCode } from './peer.js';
+import { classify, Peer, type PeerStateName, peerStateName } from './peer.js';
 
 /** Options of {@link HeartbeatCore}: this member's identity and the {@link HeartbeatConfig} fields. */
 export interface HeartbeatCoreOptions extends Partial<HeartbeatConfig> {
@@ -60,8 +54,7 @@ export interface PeerSpec {
   readonly address: string;
 }
 
-/** A peer's state: a member state, or `unknown` before its first heartbeat. */
-export type PeerStateName = Exclude<MemberStateName, 'left'> | 'unknown';
+export type { PeerStateName } from './peer.js';
 
 /** One monitored peer as this member sees it. */
 export interface PeerInfo {
@@ -107,8 +100,6 @@ type Lifecycle = 'created' | 'running' | 'stopped';
 
 const OWNER = 'HeartbeatCore';
 const KNOWN_OPTIONS = ['name', 'address', 'incarnation', 'freezeGuard', ...HEARTBEAT_CONFIG_KEYS];
-const TRANSITION_TYPE = ['alive', 'suspect', 'dead'] as const;
-const CROSSING_MARGIN_MS = 0.001;
 
 /** The heartbeat monitor's protocol state machine: one member's heartbeats and its view of its peers. */
 export class HeartbeatCore {
@@ -139,6 +130,7 @@ export class HeartbeatCore {
   private readonly awareness: Awareness;
   private readonly freezeGuard: FreezeGuard | undefined;
   private readonly lateTimers: LateTimers;
+  private readonly judge: PeerJudge;
   // Every peer is in byAddress (addresses are unique); byName holds those whose name is known.
   private readonly byAddress = new Map<string, Peer>();
   private readonly byName = new Map<string, Peer>();
@@ -166,6 +158,16 @@ export class HeartbeatCore {
     // unhandled: whatever the monitor would conclude from the silence may be its own doing.
     this.freezeGuard = options.freezeGuard === false ? undefined : new FreezeGuard(this.config.intervalMs);
     this.lateTimers = new LateTimers(this.config.intervalMs, this.awareness, this.freezeGuard, this.counters);
+    this.judge = new PeerJudge(
+      this.name,
+      this.config,
+      this.clock,
+      this.awareness,
+      this.freezeGuard,
+      this.counters,
+      (event) => env.emit(event),
+      () => this.lifecycle === 'running',
+    );
   }
 
   /** Whether the core sends and monitors (started and not stopped). */
@@ -265,7 +267,7 @@ export class HeartbeatCore {
       out.push({
         name: peer.name,
         address: peer.address,
-        state: stateOf(peer.state),
+        state: peerStateName(peer.state),
         incarnation: peer.incarnation,
         phi: peer.detector.phi(now),
         heartbeats: peer.heartbeats,
@@ -318,13 +320,13 @@ export class HeartbeatCore {
             ? 'rejoined'
             : 'heartbeat-resumed';
       peer.suspectedAtMs = Number.NaN;
-      this.transition(peer, ALIVE, cause, now);
+      this.judge.transition(peer, ALIVE, cause, now);
     }
     // A heartbeat read half an interval after the wake was sent after it: what a freeze leaves in the
     // socket buffer is read in the turn right after the late timers. The guard then releases, and the
     // peers it held are reviewed on all the evidence.
     this.freezeGuard?.probeAnswered(now - this.config.intervalMs / 2);
-    this.review(peer);
+    this.judge.review(peer);
   }
 
   /**
@@ -340,7 +342,7 @@ export class HeartbeatCore {
     const now = this.clock.now();
     peer.lastHeardMs = now;
     peer.detector.heartbeat(now);
-    this.review(peer);
+    this.judge.review(peer);
   }
 
   private senderOf(fromAddress: string, heartbeat: Heartbeat): Peer | undefined {
@@ -377,7 +379,7 @@ export class HeartbeatCore {
     if (!this.noteLateness(this.tickDueMs)) this.awareness.apply(-1);
     if (this.awareness.score < score) {
       // Suspicion timeouts shrank: timers armed for the longer ones would convict late.
-      for (const peer of this.byAddress.values()) if (peer.state === SUSPECT) this.review(peer);
+      for (const peer of this.byAddress.values()) if (peer.state === SUSPECT) this.judge.review(peer);
     }
     this.beat();
   }
@@ -387,7 +389,7 @@ export class HeartbeatCore {
     peer.timer = undefined;
     peer.timerDueMs = Number.POSITIVE_INFINITY;
     this.noteLateness(due);
-    this.review(peer);
+    this.judge.review(peer);
   }
 
   /**
@@ -399,105 +401,4 @@ export class HeartbeatCore {
     if (this.freezeGuard !== undefined) this.counters.freezes = this.freezeGuard.trips;
     return true;
   }
-
-  /**
-   * Decides the state of `peer` on the evidence now, and arms its timer for the next moment that can
-   * change it. While the freeze guard holds, silence and suspicion time before the wake do not count
-   * (heartbeats sent meanwhile may be unread), so a peer is judged on what followed the wake, and judged
-   * again on everything once fresh heartbeats release the guard.
-   */
-  private review(peer: Peer): void {
-    if (peer.removed || peer.state === DEAD || this.lifecycle !== 'running') return;
-    const now = this.clock.now();
-    const config = this.config;
-    let evidenceFromMs = Number.NEGATIVE_INFINITY;
-    const guard = this.freezeGuard;
-    if (guard?.isHolding) {
-      evidenceFromMs = guard.wokeAt;
-      this.deferReview(peer, guard);
-    }
-    const silenceFromMs = Math.max(peer.lastHeardMs, evidenceFromMs);
-    const phi = peer.detector.phi(now - (silenceFromMs - peer.lastHeardMs));
-    if (peer.state !== SUSPECT) {
-      if (phi < config.suspectPhi) {
-        this.arm(peer, this.crossingAt(peer, silenceFromMs, config.suspectPhi), now);
-        return;
-      }
-      peer.suspectedAtMs = now;
-      this.counters.suspicions++;
-      this.transition(peer, SUSPECT, 'phi-threshold', now);
-    }
-    const timeoutAtMs =
-      Math.max(peer.suspectedAtMs, evidenceFromMs) + this.awareness.scale(config.suspicionTimeoutMs);
-    // deadPhi Infinity is off: the normal model's phi itself turns infinite a few seconds into a silence.
-    const phiConvicts = config.deadPhi !== Number.POSITIVE_INFINITY && phi >= config.deadPhi;
-    if (phiConvicts || now >= timeoutAtMs) {
-      peer.timer?.cancel();
-      peer.timer = undefined;
-      peer.timerDueMs = Number.POSITIVE_INFINITY;
-      this.counters.deaths++;
-      this.transition(peer, DEAD, phiConvicts ? 'phi-threshold' : 'suspicion-timeout', now);
-      return;
-    }
-    this.arm(peer, Math.min(this.crossingAt(peer, silenceFromMs, config.deadPhi), timeoutAtMs), now);
-  }
-
-  /**
-   * When phi of a silence counted from `fromMs` reaches `level`. Phi evaluated at the crossing found by
-   * inverting it can be an ulp short of the level, so this aims a microsecond past it.
-   */
-  private crossingAt(peer: Peer, fromMs: number, level: number): number {
-    if (level === Number.POSITIVE_INFINITY) return level;
-    return fromMs + peer.detector.silenceAtPhi(level) + CROSSING_MARGIN_MS;
-  }
-
-  private deferReview(peer: Peer, guard: FreezeGuard): void {
-    if (peer.reviewDeferred) return;
-    peer.reviewDeferred = true;
-    guard.convict(() => {
-      peer.reviewDeferred = false;
-      this.review(peer);
-    });
-  }
-
-  /** Makes sure the timer of `peer` wakes no later than `dueMs`. */
-  private arm(peer: Peer, dueMs: number, now: number): void {
-    // A wake-up that finds nothing to do (see crossingAt) re-arms a millisecond later: it never spins.
-    const due = dueMs > now ? dueMs : now + 1;
-    if (peer.timer !== undefined) {
-      if (peer.timerDueMs <= due) return; // it wakes first, and re-arms for the later moment then
-      peer.timer.cancel();
-    }
-    peer.timerDueMs = due;
-    peer.timer = this.clock.setTimer(due - now, peer.wake);
-  }
-
-  private transition(
-    peer: Peer,
-    to: typeof ALIVE | typeof SUSPECT | typeof DEAD,
-    cause: TransitionCause,
-    now: number,
-  ): void {
-    const previous = stateOf(peer.state);
-    peer.state = to;
-    const event: MemberEvent = {
-      type: TRANSITION_TYPE[to],
-      member: peer.name,
-      address: peer.address,
-      incarnation: peer.incarnation,
-      previous,
-      atMs: now,
-      wallMs: this.clock.wallNow(),
-      cause,
-      // This member alone judges its peers: it is the accuser, and nobody confirms.
-      ...(to === ALIVE ? {} : { accuser: this.name }),
-      confirmations: 0,
-      localHealth: this.awareness.score,
-    };
-    this.env.emit(event);
-  }
-}
-
-function stateOf(code: PeerStateCode): PeerStateName {
-  return code === UNKNOWN ? 'unknown' : (stateName(code) as PeerStateName);
 }

@@ -5,12 +5,27 @@
  * or a stale datagram (reordered, duplicated, or from a life already replaced).
  */
 import type { PhiAccrualDetector } from '../detector/phi-accrual.js';
-import { type ALIVE, DEAD, type SUSPECT, type UNKNOWN } from '../membership/member-state.js';
+import {
+  type ALIVE,
+  DEAD,
+  type MemberStateName,
+  type SUSPECT,
+  stateName,
+  UNKNOWN,
+} from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
 import type { Heartbeat } from './messages.js';
 
 /** A peer's state: the member states it can be in, or unknown before its first heartbeat. */
 export type PeerStateCode = typeof ALIVE | typeof SUSPECT | typeof DEAD | typeof UNKNOWN;
+
+/** A peer's state: a member state, or `unknown` before its first heartbeat. */
+export type PeerStateName = Exclude<MemberStateName, 'left'> | 'unknown';
+
+/** The name of a peer's state code. */
+export function peerStateName(code: PeerStateCode): PeerStateName {
+  return code === UNKNOWN ? 'unknown' : (stateName(code) as PeerStateName);
+}
 
 /** The monitor's record of one peer. Mutable, owned by the core. */
 export class Peer {

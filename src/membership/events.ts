@@ -41,10 +41,19 @@ export type TransitionCause =
 
 /** A change in the state of a member, or of its metadata (`update`). */
 export interface MemberEvent {
+  /**
+   * The member's state after the transition, or `update` when it stayed alive and only its metadata
+   * changed. The heartbeat monitor reports `alive`, `suspect` and `dead` only.
+   */
   readonly type: 'alive' | 'suspect' | 'dead' | 'left' | 'update';
   /** Name of the member the event is about. */
   readonly member: string;
+  /** Its address, as this member knows it at the time of the event. */
   readonly address: string;
+  /**
+   * The incarnation of its life that the event is about (unsigned 32-bit): for SWIM, the one this member
+   * now holds; for the heartbeat monitor, the one of the heartbeats heard last (0 before the first).
+   */
   readonly incarnation: number;
   /** Its state before, or `unknown` when it was just discovered. */
   readonly previous: MemberStateName | 'unknown';
@@ -52,6 +61,7 @@ export interface MemberEvent {
   readonly atMs: number;
   /** Wall time of the event, Unix ms. */
   readonly wallMs: number;
+  /** Why it happened. */
   readonly cause: TransitionCause;
   /** Who raised the suspicion or declared the death, when someone did. */
   readonly accuser?: string;

@@ -12,19 +12,20 @@
  * membership rules (`rules.ts`, `suspicions.ts`, `self.ts`).
  */
 import { InvalidArgumentError, LifecycleError } from '../errors.js';
-import {
-  checkMemberAddress,
-  checkMemberMeta,
-  checkMemberName,
-  checkStartIncarnation,
-} from '../membership/identity.js';
+import { checkMemberMeta } from '../membership/identity.js';
 import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from '../membership/limits.js';
 import { ALIVE, LEFT, type MemberStateName, stateName, UNKNOWN } from '../membership/member-state.js';
-import { checkKnownKeys } from '../options.js';
-import { AdaptiveTimeout, type AdaptiveTimeoutOptions } from './adaptive-timeout.js';
+import { AdaptiveTimeout } from './adaptive-timeout.js';
 import { Broadcasts } from './broadcasts.js';
-import { resolveSwimConfig, type SwimConfig } from './config.js';
+import type { SwimConfig } from './config.js';
 import type { SwimContext } from './context.js';
+import {
+  checkPayload,
+  type MemberInfo,
+  OWNER,
+  resolveCoreOptions,
+  type SwimCoreOptions,
+} from './core-types.js';
 import { type SwimCounters, zeroSwimCounters } from './counters.js';
 import { DeathWatch } from './death-watch.js';
 import { MemberDirectory } from './directory.js';
@@ -38,7 +39,6 @@ import type { Packet, StreamMessage, Update } from './messages.js';
 import { Outbox } from './outbox.js';
 import { PhiTracker } from './phi-tracker.js';
 import { Prober } from './prober.js';
-import { lan } from './profiles.js';
 import { Reporter } from './reporter.js';
 import { MembershipRules } from './rules.js';
 import { SelfState } from './self.js';
@@ -46,78 +46,29 @@ import { StateSync } from './state-sync.js';
 import { Suspicions } from './suspicions.js';
 import { Tombstones } from './tombstones.js';
 
-/** Options of {@link SwimCore}. */
-export interface SwimCoreOptions {
-  /** Unique name of this member in the cluster. */
-  readonly name: string;
-  /** Address other members reach this member at (opaque to the core; `host:port` over UDP). */
-  readonly address: string;
-  /** Protocol tunables; missing fields come from `lan`. */
-  readonly config?: Partial<SwimConfig>;
-  /** Initial metadata, at most {@link META_BYTES_MAX} bytes. */
-  readonly meta?: Uint8Array;
-  /**
-   * Incarnation to start from, e.g. one persisted by a previous run. The default is the wall clock in
-   * seconds, so that a member restarted under the same name outranks every statement about its previous
-   * life at once.
-   */
-  readonly incarnation?: number;
-  /**
-   * Shared name directory (the simulator shares one among all members); a private one by default, which
-   * also frees the names of forgotten members.
-   */
-  readonly directory?: MemberDirectory;
-  /** Keep a phi detector per member fed by every message from it. Default true. */
-  readonly trackPhi?: boolean;
-  /** Adapt the direct-ping timeout to measured round trips (off by default; see `adaptive-timeout.ts`). */
-  readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
-  /**
-   * After a freeze of this member (its timers fire more than a probe timeout late), convict nobody until
-   * a probe sent after it has been answered (see `src/membership/freeze-guard.ts`). Default true.
-   */
-  readonly freezeGuard?: boolean;
-  /**
-   * Watch the next members on the ring of names over held connections, when the environment can
-   * (`watch` and `probeConnect`), so that a process killed on a live host is known at once (see
-   * `death-watch.ts`). Default true.
-   */
-  readonly deathWatch?: boolean;
-}
+export type { MemberInfo, SwimCoreOptions } from './core-types.js';
 
-/** One member as seen by this member. */
-export interface MemberInfo {
-  readonly name: string;
-  readonly address: string;
-  readonly state: MemberStateName;
-  readonly incarnation: number;
-  readonly meta: Uint8Array;
-  /** Phi of the silence since the last message from it (0 when never heard from, or untracked). */
-  readonly phi: number;
-}
-
-const OWNER = 'SwimCore';
-const KNOWN_OPTIONS = [
-  'name',
-  'address',
-  'config',
-  'meta',
-  'incarnation',
-  'directory',
-  'trackPhi',
-  'adaptiveProbeTimeout',
-  'freezeGuard',
-  'deathWatch',
-] as const;
 const EMPTY = new Uint8Array(0);
 
-/** A SWIM member's protocol state machine. */
+/**
+ * A SWIM member's protocol state machine. Create it, {@link SwimCore.start} it, {@link SwimCore.join}
+ * seeds, and feed it what arrives ({@link SwimCore.handlePacket}, {@link SwimCore.handleStream}); it
+ * reports through its environment's `emit`. It runs on its environment's clock and never does I/O itself.
+ */
 export class SwimCore {
+  /** This member's name, as checked from {@link SwimCoreOptions.name}; fixed for the member's life. */
   readonly name: string;
+  /** The address this member announces, as checked from {@link SwimCoreOptions.address}. */
   readonly address: string;
+  /** The configuration in force: the `lan` profile overlaid with {@link SwimCoreOptions.config}. */
   readonly config: SwimConfig;
+  /** The environment the member was created with, through which it does everything. */
   readonly env: SwimEnvironment;
+  /** The name directory its view is indexed by: the shared one given in the options, or its own. */
   readonly directory: MemberDirectory;
+  /** This member's own id in {@link SwimCore.directory}. */
   readonly selfId: number;
+  /** What the protocol has done, cumulative since creation; updated in place, read or copy it any time. */
   readonly counters: SwimCounters = zeroSwimCounters();
   private readonly lifecycle = new Lifecycle();
   private readonly view: MemberView;
@@ -135,18 +86,19 @@ export class SwimCore {
   private readonly reporter: Reporter;
   private readonly phi: PhiTracker | undefined;
 
+  /**
+   * Creates a member, not started yet: nothing is sent and no timer is set until {@link SwimCore.start}.
+   *
+   * @throws {@link InvalidOptionError} for an unknown option (`FDKIT_UNKNOWN_OPTION`), a name or address
+   *   that is not 1 to 255 bytes of well-formed UTF-8, metadata over {@link META_BYTES_MAX} bytes, a
+   *   starting incarnation outside 0 to 2^32 − 16, or a `config` field out of its range.
+   */
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
-    checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
-    this.name = checkMemberName(OWNER, options.name);
-    this.address = checkMemberAddress(OWNER, options.address);
-    const config = resolveSwimConfig(options.config ?? {}, lan);
+    const { name, address, config, meta, incarnation } = resolveCoreOptions(options, env.clock);
+    this.name = name;
+    this.address = address;
     this.config = config;
     this.env = env;
-    const meta = checkMemberMeta(OWNER, options.meta ?? EMPTY);
-    const incarnation = checkStartIncarnation(
-      OWNER,
-      options.incarnation ?? Math.floor(env.clock.wallNow() / 1000),
-    );
     const directory = options.directory ?? new MemberDirectory();
     this.directory = directory;
     // A shared directory keeps every name: other views may still hold them.
@@ -233,7 +185,10 @@ export class SwimCore {
     this.broadcasts = new Broadcasts(this.name, this.outbox, reporter);
   }
 
-  /** This member's incarnation. */
+  /**
+   * This member's incarnation (unsigned 32-bit): the starting one, raised by one at each refutation and
+   * each {@link SwimCore.updateMetadata}.
+   */
   get incarnation(): number {
     return this.self.incarnation;
   }
@@ -248,7 +203,10 @@ export class SwimCore {
     return this.outbox.pending;
   }
 
-  /** Lifeguard local health score: 0 is healthy. */
+  /**
+   * Lifeguard local health score, 0 (healthy) to `awarenessMaxMultiplier` − 1: the probe interval and
+   * timeout are multiplied by score + 1.
+   */
   get localHealth(): number {
     return this.health.awareness.score;
   }
@@ -270,12 +228,19 @@ export class SwimCore {
    * Reports that this member's own process is struggling (its event loop ran late, a long garbage
    * collection): raises the Lifeguard health score by `severity` (at least 1), so that it stretches its
    * probe interval and timeout and accuses others less readily. Successful probes lower it again.
+   *
+   * @throws {@link InvalidArgumentError} when `severity` is not a finite number of at least 1.
    */
   reportLocalStress(severity = 1): void {
     this.health.awareness.reportStress(OWNER, severity);
   }
 
-  /** Starts probing, gossip and state exchange, and announces this member. */
+  /**
+   * Starts probing, gossip and state exchange (each timer at a random phase), and queues this member's
+   * alive statement. It knows nobody yet: {@link SwimCore.join} seeds, or wait to be joined.
+   *
+   * @throws {@link LifecycleError} `FDKIT_ALREADY_STARTED` when called a second time, or after `stop()`.
+   */
   start(): void {
     if (this.lifecycle.phase !== 'created') {
       throw new LifecycleError(
@@ -291,13 +256,26 @@ export class SwimCore {
     this.outbox.enqueue(this.self.alive(), this.selfId);
   }
 
-  /** Asks the members at `seedAddresses` for their state and announces this member to them. */
+  /**
+   * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, this member's own
+   * address skipped), which announces this member to them; while it still knows nobody it retries them,
+   * one probe interval later and then twice as long each time, up to the reconnect interval. Returns at
+   * once: the answers arrive through {@link SwimCore.handleStream}.
+   *
+   * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
+   */
   join(seedAddresses: readonly string[]): void {
     this.requireRunning('join');
     this.sync.join(seedAddresses);
   }
 
-  /** Announces a graceful leave; call {@link SwimCore.stop} once it had time to spread. */
+  /**
+   * Announces a graceful leave: this member holds itself `left` and gossips a dead statement of its own at
+   * its incarnation, which others report as `left`. It keeps gossiping but no longer refutes; call
+   * {@link SwimCore.stop} once the leave had time to spread (about the dissemination time).
+   *
+   * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
+   */
   leave(): void {
     this.requireRunning('leave');
     this.lifecycle.phase = 'leaving';
@@ -306,7 +284,10 @@ export class SwimCore {
     this.outbox.enqueue({ kind: 'dead', name: this.name, incarnation, from: this.name }, this.selfId);
   }
 
-  /** Stops every timer; the member neither sends nor reacts any more. */
+  /**
+   * Stops every timer and closes the death watch's connections; the member neither sends nor reacts any
+   * more, and cannot be started again. Callable at any time, more than once.
+   */
   stop(): void {
     this.lifecycle.phase = 'stopped';
     this.prober.stop();
@@ -316,7 +297,14 @@ export class SwimCore {
     this.suspicions.stop();
   }
 
-  /** Replaces this member's metadata and spreads it with a higher incarnation. */
+  /**
+   * Replaces this member's metadata and spreads it with its incarnation raised by one; others report an
+   * `update` event.
+   *
+   * @throws {@link InvalidOptionError} (option `meta`) when `meta` is not a Uint8Array of at most
+   *   {@link META_BYTES_MAX} bytes.
+   * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
+   */
   updateMetadata(meta: Uint8Array): void {
     this.requireRunning('updateMetadata');
     this.self.meta = checkMemberMeta(OWNER, meta);
@@ -325,7 +313,15 @@ export class SwimCore {
     this.outbox.enqueue(this.self.alive(), this.selfId);
   }
 
-  /** Spreads `payload` to every member through gossip; each member reports it once. */
+  /**
+   * Spreads `payload` to every member through gossip, piggybacked like membership updates; each member
+   * reports it once as a {@link MessageEvent} with `broadcast` true, this one not. Delivery is best
+   * effort, as gossip's is.
+   *
+   * @throws {@link InvalidArgumentError} when `payload` is not a Uint8Array of at most
+   *   {@link USER_PAYLOAD_BYTES_MAX} bytes, or does not fit one gossip packet of `packetBytesMax`.
+   * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
+   */
   broadcast(payload: Uint8Array): void {
     this.requireRunning('broadcast');
     checkPayload('broadcast', payload);
@@ -342,14 +338,24 @@ export class SwimCore {
     this.broadcasts.send(update);
   }
 
-  /** Sends `payload` straight to the member at `address`. */
+  /**
+   * Sends `payload` straight to the member at `address`, in one datagram (best effort, with piggybacked
+   * updates); the receiver reports it as a {@link MessageEvent} with `broadcast` false.
+   *
+   * @throws {@link InvalidArgumentError} when `payload` is not a Uint8Array of at most
+   *   {@link USER_PAYLOAD_BYTES_MAX} bytes.
+   * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
+   */
   send(address: string, payload: Uint8Array): void {
     this.requireRunning('send');
     checkPayload('send', payload);
     this.outbox.sendPacket(address, { type: 'user', from: this.name, payload, updates: [] });
   }
 
-  /** Every member this member knows, itself included. */
+  /**
+   * Every member this member knows, itself included, in directory order: a new array of snapshots, each
+   * with the phi of its silence now.
+   */
   members(): MemberInfo[] {
     const { directory, table } = this.view;
     const out: MemberInfo[] = [];
@@ -376,7 +382,11 @@ export class SwimCore {
     return state === UNKNOWN ? undefined : stateName(state);
   }
 
-  /** Handles one datagram that arrived from `fromAddress`. */
+  /**
+   * Handles one datagram message that arrived from `fromAddress` (the sender's address, to which answers
+   * go): its piggybacked updates first, then the message itself. Ignored unless the member is running.
+   * The packet must be valid, as the wire decoder guarantees.
+   */
   handlePacket(fromAddress: string, packet: Packet): void {
     if (!this.isRunning) return;
     this.counters.packetsReceived++;
@@ -411,7 +421,10 @@ export class SwimCore {
     }
   }
 
-  /** Handles one message that arrived over a stream from `fromAddress`. */
+  /**
+   * Handles one message that arrived over a stream from `fromAddress`: a state exchange (a request is
+   * answered over a stream), or a fallback ping or its ack. Ignored unless the member is running.
+   */
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
     this.phi?.heardFrom(message.from);
@@ -470,14 +483,5 @@ export class SwimCore {
         `${OWNER}: ${method}() needs a started member that has not stopped; call start() first`,
       );
     }
-  }
-}
-
-function checkPayload(method: string, payload: Uint8Array): void {
-  if (!(payload instanceof Uint8Array) || payload.length > USER_PAYLOAD_BYTES_MAX) {
-    throw new InvalidArgumentError(
-      'payload',
-      `${OWNER}: ${method} payload must be a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
-    );
   }
 }

@@ -2,17 +2,38 @@
 
 /** Protocol counters, cumulative since creation. */
 export interface SwimCounters {
+  /** Probes started: one a protocol period that found a target (the direct ping of the probe cycle). */
   probes: number;
+  /**
+   * Probes that failed: no ack by the end of the period, or a refused connection while the ack was late.
+   * Probes sent before a freeze of this member are not counted (their silence says nothing).
+   */
   probesFailed: number;
+  /** Ping-reqs sent: one per helper asked, up to `indirectChecks` for each probe whose ack was late. */
   indirectProbes: number;
+  /** Nacks this member sent as a ping-req helper whose target stayed silent. */
   nacksSent: number;
+  /** Nacks received (Lifeguard: the missing ones raise the local health score). */
   nacksReceived: number;
+  /** Suspicions this member raised itself (a failed probe or a refused connection) that took effect. */
   suspicionsRaised: number;
+  /** Times this member raised its incarnation to refute a suspicion or death of itself. */
   refutations: number;
+  /**
+   * Deaths this member declared: suspicions it held (its own or heard) whose timeout ran out without a
+   * refutation.
+   */
   deathsDeclared: number;
+  /**
+   * Datagram messages handed to the environment (`sendPacket`); a transport may still coalesce several
+   * into one compound datagram.
+   */
   packetsSent: number;
+  /** Datagram messages handled while running; each part of a compound datagram counts. */
   packetsReceived: number;
+  /** State exchanges sent (push-pull requests and replies); fallback pings over streams are not counted. */
   streamsSent: number;
+  /** Pings dropped because they were meant for another member (a previous owner of this address). */
   misdirectedPings: number;
   /** Protocol timers that fired more than half a probe timeout late (this member's own stalls). */
   lateTimers: number;
@@ -26,8 +47,12 @@ export interface SwimCounters {
   fallbackAcks: number;
   /** Fallback pings from other members that this member answered. */
   fallbackPingsAnswered: number;
-  /** Watches opened on the members this one watches, and those that closed (see `death-watch.ts`). */
+  /** Watches opened on the members this one watches (see `death-watch.ts`), reopenings included. */
   watchesOpened: number;
+  /**
+   * Of those, the ones whose connection closed (the watcher then tries a fresh one, whose refusal is
+   * evidence); watches that could not be opened, or that this member cancelled, are not counted.
+   */
   watchesClosed: number;
   /** Suspects pinged once before being declared dead on others' word (see `lastWord`). */
   lastWords: number;

@@ -6,6 +6,11 @@
  */
 import { strBytes } from './message-size.js';
 
+/**
+ * Member names interned to small integer ids, with each member's current address. Give one to several
+ * {@link SwimCore}s (option `directory`) only when they describe the same cluster, as the simulator's
+ * members do; a core that owns its directory frees the ids of the members it forgets.
+ */
 export class MemberDirectory {
   private readonly ids = new Map<string, number>();
   private readonly names: string[] = [];
@@ -56,10 +61,15 @@ export class MemberDirectory {
     return this.ids.get(name);
   }
 
+  /**
+   * The name interned as `id`; the empty string for a released id. `id` must be below {@link size}: this
+   * is the hot path of every view, so it is not checked.
+   */
   nameOf(id: number): string {
     return this.names[id]!;
   }
 
+  /** The current address of `id` (the last {@link setAddress}), unchecked as {@link nameOf} is. */
   addressOf(id: number): string {
     return this.addresses[id]!;
   }

@@ -10,8 +10,22 @@ import type { Random } from '../runtime/random.js';
 import type { SwimEvent } from './events.js';
 import type { Packet, StreamMessage } from './messages.js';
 
+/**
+ * What a {@link SwimCore} needs from its host: time, randomness, two ways to send, and a place to report.
+ * The core calls it from its handlers and timers; what the host delivers comes back as calls of
+ * `handlePacket` and `handleStream`. The two optional capabilities enable the kernel evidence of the
+ * death watch.
+ */
 export interface SwimEnvironment {
+  /**
+   * The time and the timers every protocol period, timeout and suspicion runs on; its wall time also
+   * gives the default starting incarnation (seconds since the epoch) and each event's `wallMs`.
+   */
   readonly clock: Clock;
+  /**
+   * The one source of randomness: probe order, gossip and ping-req targets, timer phases. Seeded, it makes
+   * a run reproducible (the simulator gives each member its own).
+   */
   readonly random: Random;
   /**
    * Sends one datagram; delivery is best effort. `bytes` is its encoded size as the core computed it

@@ -1,15 +1,28 @@
 /**
  * The messages of the SWIM protocol, as plain data. The wire codec (`src/wire/`) turns them into bytes;
  * the simulator passes them by reference. Members are named by their unique name; addresses are opaque
- * strings that the transport understands (`host:port` over UDP).
+ * strings that the transport understands (`host:port` over UDP). Names and addresses are 1 to 255 bytes
+ * of well-formed UTF-8, incarnations and sequence numbers unsigned 32-bit integers; the decoder drops a
+ * message with any field outside its bounds (`src/wire/limits.ts`), and the encoder refuses to write one.
  */
 
 /** A member announces (or someone relays) that it is alive at an incarnation, with its metadata. */
 export interface AliveUpdate {
+  /** Discriminant of {@link Update}. */
   readonly kind: 'alive';
+  /** The member the statement is about: 1 to 255 bytes of UTF-8. */
   readonly name: string;
+  /**
+   * Where that member is reached (1 to 255 bytes). An alive statement that wins with a different address
+   * moves the member there: it restarted elsewhere.
+   */
   readonly address: string;
+  /**
+   * The life the statement is about, unsigned 32-bit. It overrides what a receiver holds only when higher
+   * (a suspicion, a death or a left at the same incarnation stays), so a member refutes by raising it.
+   */
   readonly incarnation: number;
+  /** That member's metadata at this incarnation, at most 512 bytes (empty for none); it replaces the old. */
   readonly meta: Uint8Array;
 }
 
@@ -19,26 +32,54 @@ export interface AliveUpdate {
  * paused or cut-off member never shows (its socket stays open, or nothing answers at all).
  */
 export interface SuspectUpdate {
+  /** Discriminant of {@link Update}. */
   readonly kind: 'suspect';
+  /** The suspect's name. */
   readonly name: string;
+  /**
+   * The life of the suspect that is suspected, unsigned 32-bit: the incarnation the accuser holds. The
+   * suspect refutes with an alive statement above it.
+   */
   readonly incarnation: number;
+  /**
+   * The accuser's name. Each distinct accuser of the same incarnation is an independent confirmation,
+   * which shortens the suspicion timeout (Lifeguard).
+   */
   readonly from: string;
+  /** Present, and then `true`, only when `from` saw its connection to the suspect refused (see above). */
   readonly refused?: true;
 }
 
 /** `from` declares `name` dead at `incarnation`; when `from` is `name` itself, the member left. */
 export interface DeadUpdate {
+  /** Discriminant of {@link Update}. */
   readonly kind: 'dead';
+  /** The member declared dead (or leaving). */
   readonly name: string;
+  /**
+   * The life that ended, unsigned 32-bit. Final for that incarnation: only an alive statement above it
+   * brings the member back.
+   */
   readonly incarnation: number;
+  /** Who declared it: the member whose suspicion ran out, or `name` itself for a graceful leave. */
   readonly from: string;
 }
 
 /** An application broadcast, spread by the same gossip; `(origin, seq)` identifies it. */
 export interface UserBroadcast {
+  /** Discriminant of {@link Update}. */
   readonly kind: 'user';
+  /** Name of the member that broadcast it; every member passes it on unchanged. */
   readonly origin: string;
+  /**
+   * The origin's count of its broadcasts, from 0, unsigned 32-bit (wraps). Receivers remember the last
+   * 4,096 `(origin, seq)` pairs to drop the duplicates gossip brings.
+   */
   readonly seq: number;
+  /**
+   * The application's bytes, at most 64,512, and small enough to be piggybacked within the sender's
+   * `packetBytesMax`.
+   */
   readonly payload: Uint8Array;
 }
 
@@ -47,52 +88,114 @@ export type Update = AliveUpdate | SuspectUpdate | DeadUpdate | UserBroadcast;
 
 /** Direct probe; `target` lets a member that reuses an address ignore probes meant for its predecessor. */
 export interface Ping {
+  /** Discriminant of {@link Packet}. */
   readonly type: 'ping';
+  /**
+   * The prober's sequence number, unsigned 32-bit (wraps); the ack echoes it. One counter numbers a
+   * member's pings, ping-reqs and fallback pings alike.
+   */
   readonly seq: number;
+  /**
+   * The prober's name. A member that does not know it exchanges state with the prober (at most once a
+   * probe interval): the gossip of the prober's join missed it.
+   */
   readonly from: string;
+  /**
+   * Name of the member the ping is meant for. A receiver of another name drops it unanswered (counted in
+   * {@link SwimCounters.misdirectedPings}).
+   */
   readonly target: string;
+  /**
+   * Updates piggybacked on it: the sender fills the list from its gossip queue with as many as fit
+   * `packetBytesMax`. A probe of a member the prober suspects carries the suspicion first (the buddy
+   * system). Often empty.
+   */
   readonly updates: readonly Update[];
 }
 
 /** Asks `from`'s helper to probe `target`; with `nack`, the helper answers a nack if the target is silent. */
 export interface PingReq {
+  /** Discriminant of {@link Packet}. */
   readonly type: 'ping-req';
+  /**
+   * The asker's sequence number for this indirect round, unsigned 32-bit; the helper's ack or nack to
+   * the asker echoes it (the helper's own ping of the target has a number of its own).
+   */
   readonly seq: number;
+  /** The asker's name. The helper answers the address the ping-req came from. */
   readonly from: string;
+  /** Name of the member to probe. */
   readonly target: string;
+  /** Where the asker knows the target, which the helper pings: the helper may not know it yet. */
   readonly targetAddress: string;
+  /**
+   * Whether the helper should answer a nack when the target stays silent (sent at 0.8 of the helper's
+   * probe timeout). fdkit always asks for one; a helper asked without it sends nothing on silence.
+   */
   readonly nack: boolean;
+  /**
+   * Updates piggybacked on it: the sender fills the list from its gossip queue with as many as fit
+   * `packetBytesMax`. Often empty.
+   */
   readonly updates: readonly Update[];
 }
 
 /** Answer to a ping, or relayed answer to a ping-req. */
 export interface Ack {
+  /** Discriminant of {@link Packet} (and of {@link StreamMessage}, for the fallback probe). */
   readonly type: 'ack';
+  /** The `seq` of the ping, or of the ping-req, it answers. */
   readonly seq: number;
+  /** Who sends it: the probed member for a direct ping, the helper for a relayed one. */
   readonly from: string;
+  /**
+   * Updates piggybacked on it: the sender fills the list from its gossip queue with as many as fit
+   * `packetBytesMax`. An ack to a prober that the sender suspects or holds dead carries the accusation
+   * first, so that the prober can refute at once. Often empty.
+   */
   readonly updates: readonly Update[];
 }
 
 /** Lifeguard: the helper of a ping-req did not hear from the target, but is itself alive and well. */
 export interface Nack {
+  /** Discriminant of {@link Packet}. */
   readonly type: 'nack';
+  /** The `seq` of the ping-req it answers. */
   readonly seq: number;
+  /** The helper's name. */
   readonly from: string;
+  /**
+   * Updates piggybacked on it: the sender fills the list from its gossip queue with as many as fit
+   * `packetBytesMax`. Often empty.
+   */
   readonly updates: readonly Update[];
 }
 
-/** Updates only, sent to random members each gossip interval. */
+/**
+ * Updates only, sent to `gossipNodes` random members each gossip interval while updates wait; also how a
+ * member tells a peer directly of a death that peer has not heard of.
+ */
 export interface Gossip {
+  /** Discriminant of {@link Packet}. */
   readonly type: 'gossip';
+  /** The sender's name. */
   readonly from: string;
+  /** The updates it carries: what waited in the sender's queue, as many as fit `packetBytesMax`. */
   readonly updates: readonly Update[];
 }
 
 /** A direct application message. */
 export interface UserPacket {
+  /** Discriminant of {@link Packet}. */
   readonly type: 'user';
+  /** The sender's name, reported as {@link MessageEvent.from}. */
   readonly from: string;
+  /** The application's bytes, at most 64,512. */
   readonly payload: Uint8Array;
+  /**
+   * Updates piggybacked on it: the sender fills the list from its gossip queue with as many as fit
+   * `packetBytesMax` beside the payload. Often empty.
+   */
   readonly updates: readonly Update[];
 }
 
@@ -105,20 +208,40 @@ export type Packet = Ping | PingReq | Ack | Nack | Gossip | UserPacket;
  * handful of allocations where an object per member would cost one each.
  */
 export interface MemberList {
+  /** Each member's name. */
   readonly names: readonly string[];
+  /** Each member's address, as the sender knows it. */
   readonly addresses: readonly string[];
+  /** Each member's incarnation, as the sender holds it. */
   readonly incarnations: Uint32Array;
   /** State codes: 0 alive, 1 suspect, 2 dead, 3 left. */
   readonly states: Uint8Array;
+  /** Each member's metadata, at most 512 bytes, empty for none. */
   readonly metas: readonly Uint8Array[];
 }
 
 /** Full state exchange (anti-entropy), over a stream; `reply` marks the answer to a request. */
 export interface PushPull {
+  /** Discriminant of {@link StreamMessage}. */
   readonly type: 'push-pull';
+  /** The sender's name. */
   readonly from: string;
+  /**
+   * Whether the sender is joining: an exchange with its seeds, or with a member it held dead that
+   * answered a reconnection ping. Carried as memberlist carries it; the receiver treats every exchange
+   * alike.
+   */
   readonly join: boolean;
+  /**
+   * False for a request, which the receiver merges and answers with its own state; true for that answer,
+   * which is merged and not answered, unless it made the requester refute (then the requester sends its
+   * new state back once).
+   */
   readonly reply: boolean;
+  /**
+   * The sender's whole view, itself included: every member it knows, alive, suspect, dead or left. At
+   * most 100,000 members, and within the stream's byte limit (32 MiB by default).
+   */
   readonly members: MemberList;
 }
 

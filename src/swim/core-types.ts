@@ -1,0 +1,134 @@
+/**
+ * The data a {@link SwimCore} takes and gives, and the checks of what its caller hands it: the options it
+ * is created from, resolved and checked before anything is built (so that a mistake is refused with the
+ * option's name before any mechanism exists), the application payloads of `send` and `broadcast`, and
+ * the {@link MemberInfo} it reports of each member.
+ */
+import { InvalidArgumentError } from '../errors.js';
+import {
+  checkMemberAddress,
+  checkMemberMeta,
+  checkMemberName,
+  checkStartIncarnation,
+} from '../membership/identity.js';
+import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from '../membership/limits.js';
+import type { MemberStateName } from '../membership/member-state.js';
+import { checkKnownKeys } from '../options.js';
+import type { Clock } from '../runtime/clock.js';
+import type { AdaptiveTimeoutOptions } from './adaptive-timeout.js';
+import { resolveSwimConfig, type SwimConfig } from './config.js';
+import type { MemberDirectory } from './directory.js';
+import { lan } from './profiles.js';
+
+/** How the core names itself in its error messages. */
+export const OWNER = 'SwimCore';
+
+/** Options of {@link SwimCore}. */
+export interface SwimCoreOptions {
+  /** Unique name of this member in the cluster. */
+  readonly name: string;
+  /** Address other members reach this member at (opaque to the core; `host:port` over UDP). */
+  readonly address: string;
+  /** Protocol tunables; missing fields come from `lan`. */
+  readonly config?: Partial<SwimConfig>;
+  /** Initial metadata, at most {@link META_BYTES_MAX} bytes. */
+  readonly meta?: Uint8Array;
+  /**
+   * Incarnation to start from, e.g. one persisted by a previous run. The default is the wall clock in
+   * seconds, so that a member restarted under the same name outranks every statement about its previous
+   * life at once.
+   */
+  readonly incarnation?: number;
+  /**
+   * Shared name directory (the simulator shares one among all members); a private one by default, which
+   * also frees the names of forgotten members.
+   */
+  readonly directory?: MemberDirectory;
+  /** Keep a phi detector per member fed by every message from it. Default true. */
+  readonly trackPhi?: boolean;
+  /** Adapt the direct-ping timeout to measured round trips (off by default; see `adaptive-timeout.ts`). */
+  readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
+  /**
+   * After a freeze of this member (its timers fire more than a probe timeout late), convict nobody until
+   * a probe sent after it has been answered (see `src/membership/freeze-guard.ts`). Default true.
+   */
+  readonly freezeGuard?: boolean;
+  /**
+   * Watch the next members on the ring of names over held connections, when the environment can
+   * (`watch` and `probeConnect`), so that a process killed on a live host is known at once (see
+   * `death-watch.ts`). Default true.
+   */
+  readonly deathWatch?: boolean;
+}
+
+/** One member as seen by this member. */
+export interface MemberInfo {
+  /** Its unique name. */
+  readonly name: string;
+  /** Where it is reached, as this member last heard it (a restart elsewhere moves it). */
+  readonly address: string;
+  /** Its state in this member's view; `dead` and `left` members stay listed until their tombstone goes. */
+  readonly state: MemberStateName;
+  /** The incarnation this member holds for it (unsigned 32-bit). */
+  readonly incarnation: number;
+  /** Its metadata as last heard, at most {@link META_BYTES_MAX} bytes; empty when it has none. */
+  readonly meta: Uint8Array;
+  /** Phi of the silence since the last message from it (0 when never heard from, or untracked). */
+  readonly phi: number;
+}
+
+const KNOWN_OPTIONS = [
+  'name',
+  'address',
+  'config',
+  'meta',
+  'incarnation',
+  'directory',
+  'trackPhi',
+  'adaptiveProbeTimeout',
+  'freezeGuard',
+  'deathWatch',
+] as const;
+
+const EMPTY = new Uint8Array(0);
+
+/** The identity and configuration of a member to be, every option checked and resolved. */
+export interface ResolvedCoreOptions {
+  readonly name: string;
+  readonly address: string;
+  readonly config: SwimConfig;
+  readonly meta: Uint8Array;
+  readonly incarnation: number;
+}
+
+/**
+ * Checks `options` and resolves the member's identity and configuration: the config over `lan`, the
+ * incarnation by default from `clock`'s wall time in seconds.
+ *
+ * @throws {@link InvalidOptionError} for an unknown option or one out of its range.
+ */
+export function resolveCoreOptions(options: SwimCoreOptions, clock: Clock): ResolvedCoreOptions {
+  checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
+  return {
+    name: checkMemberName(OWNER, options.name),
+    address: checkMemberAddress(OWNER, options.address),
+    config: resolveSwimConfig(options.config ?? {}, lan),
+    meta: checkMemberMeta(OWNER, options.meta ?? EMPTY),
+    incarnation: checkStartIncarnation(OWNER, options.incarnation ?? Math.floor(clock.wallNow() / 1000)),
+  };
+}
+
+/**
+ * Checks an application payload of `method` (`send` or `broadcast`).
+ *
+ * @throws {@link InvalidArgumentError} unless it is a Uint8Array of at most {@link USER_PAYLOAD_BYTES_MAX}
+ *   bytes.
+ */
+export function checkPayload(method: string, payload: Uint8Array): void {
+  if (!(payload instanceof Uint8Array) || payload.length > USER_PAYLOAD_BYTES_MAX) {
+    throw new InvalidArgumentError(
+      'payload',
+      `${OWNER}: ${method} payload must be a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
+    );
+  }
+}
