@@ -12,6 +12,7 @@ import type { NodeCounters } from '../src/node/node-counters.js';
 import type { MemberEvent, SwimEvent } from '../src/swim/events.js';
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';
+import { earliestSilentDeathMs, suspicionTimeoutAfter } from './support/lifeguard-timing.js';
 import { datagramCases, type NodeDropReason, streamCases } from './support/node-garbage.js';
 import {
   flush,
@@ -43,6 +44,13 @@ afterEach(async () => {
 });
 
 const TIMING_5 = expectedTiming(MEMORY_CONFIG, 5);
+/** The fields of the lower bounds, from the memory configuration over `lan`'s (test/support/lifeguard-timing.ts). */
+const LIFEGUARD = { ...lan, ...MEMORY_CONFIG };
+
+/** Each death of `about` that `m` reported, as virtual times. */
+function deathTimes(m: Member, about: string): number[] {
+  return m.log.about(about, 'dead').map((e) => e.atMs);
+}
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 const names = (members: readonly Member[]): string[] => members.map((m) => m.name);
 
@@ -109,13 +117,23 @@ describe('membership', () => {
     const rest = members.slice(0, 4);
     for (const m of members) m.log.clear();
 
+    const shutdownAt = c.clock.now();
     await victim.node.shutdown();
     const tookMs = await c.runUntil(
       () => rest.every((m) => view(m.node)[victim.name] === 'dead'),
       TIMING_5.worstCaseAllKnowMs,
       `every member to hold ${victim.name} dead`,
     );
-    expect(tookMs).toBeGreaterThan(0);
+    // Not before the protocol allows. On the memory network a shut-down member's port refuses
+    // connections, as a killed process's does on a live host, so it is convicted one grace period (a
+    // probe timeout, for a live suspect to refute) after the second refusal, never sooner; the suspicion
+    // timeout does not bound it.
+    expect(tookMs).toBeGreaterThanOrEqual(LIFEGUARD.probeTimeoutMs);
+    for (const m of rest) {
+      for (const t of deathTimes(m, victim.name)) {
+        expect(t - shutdownAt, m.name).toBeGreaterThanOrEqual(LIFEGUARD.probeTimeoutMs);
+      }
+    }
     // Long after: still dead, never reported as having left.
     await c.run(TIMING_5.worstCaseAllKnowMs);
     const causes = new Set<string>();
@@ -255,6 +273,7 @@ describe('membership', () => {
     const sideB = members.slice(2);
     for (const m of members) m.log.clear();
 
+    const partitionedAt = c.clock.now();
     c.network.partition(
       sideA.map((m) => m.address),
       sideB.map((m) => m.address),
@@ -275,6 +294,24 @@ describe('membership', () => {
     );
     for (const m of sideA) expect(holds(m.node, names(sideA), 'alive')).toBe(true);
     for (const m of sideB) expect(holds(m.node, names(sideB), 'alive')).toBe(true);
+    // Not before the protocol allows: across a partition nothing refuses a connection, so each death
+    // follows a probe that timed out after the cut and a suspicion of at least the minimum timeout; and a
+    // member's own suspicion ran Lifeguard's timeout for the confirmations it got (side A, two members,
+    // can give at most one, so its suspicions of side B run well above the minimum).
+    const earliestMs = earliestSilentDeathMs(LIFEGUARD, 5, partitionedAt, 0);
+    for (const m of members) {
+      for (const o of sideA.includes(m) ? sideB : sideA) {
+        const about = m.log.about(o.name);
+        const death = about.find((e) => e.type === 'dead');
+        expect(death, `${m.name} about ${o.name}`).toBeDefined();
+        expect(death!.atMs, `${m.name} about ${o.name}`).toBeGreaterThanOrEqual(earliestMs);
+        if (death!.cause !== 'suspicion-timeout') continue;
+        const suspected = about.find((e) => e.type === 'suspect')!;
+        expect(death!.atMs - suspected.atMs, `${m.name} about ${o.name}`).toBeGreaterThanOrEqual(
+          suspicionTimeoutAfter(LIFEGUARD, 5, death!.confirmations),
+        );
+      }
+    }
 
     c.network.heal();
     // Reconnection (every reconnectIntervalMs, with backoff up to 4 intervals) finds the other side; the
@@ -817,12 +854,18 @@ describe('counters', () => {
     // A shutdown without a leave closes the watches on n3 at once: refused connections, a suspicion and
     // a death declared, before any probe of it fails.
     expect(after.reduce((t, x) => t + x.watchesOpened, 0)).toBeGreaterThanOrEqual(3);
+    const shutdownAt = c.clock.now();
     await members[2]!.node.shutdown();
     await c.runUntil(
       () => members.slice(0, 2).every((m) => view(m.node).n3 === 'dead'),
       expectedTiming(MEMORY_CONFIG, 3).worstCaseAllKnowMs,
       'n3 dead',
     );
+    // ... and not before the grace after the refusals: one probe timeout.
+    for (const m of members.slice(0, 2)) {
+      for (const t of deathTimes(m, 'n3'))
+        expect(t - shutdownAt, m.name).toBeGreaterThanOrEqual(LIFEGUARD.probeTimeoutMs);
+    }
     const survivors = members.slice(0, 2).map((m) => m.node.counters());
     expect(survivors.reduce((t, x) => t + x.watchesClosed, 0)).toBeGreaterThan(0);
     expect(survivors.reduce((t, x) => t + x.connectsRefused, 0)).toBeGreaterThanOrEqual(2);

@@ -18,6 +18,7 @@ import type { Packet, StreamMessage, SuspectUpdate, Update } from '../src/swim/m
 import { lan } from '../src/swim/profiles.js';
 import { expectedTiming } from '../src/swim/timing.js';
 import { TOMBSTONES_MIN } from '../src/swim/tombstones.js';
+import { earliestSilentDeathMs, suspicionTimeoutAfter } from './support/lifeguard-timing.js';
 
 const WALL_START_MS = 1_700_000_000_000;
 
@@ -225,6 +226,15 @@ class Net {
   }
 }
 
+/** Asserts that each of `observers` declared or heard of `about`'s death, and none before `earliestMs`. */
+function expectNoDeathBefore(observers: readonly Member[], about: string, earliestMs: number): void {
+  for (const m of observers) {
+    const deaths = memberEvents(m, about).filter((e) => e.type === 'dead');
+    expect(deaths.length, m.name).toBeGreaterThan(0);
+    for (const d of deaths) expect(d.atMs, `${m.name} held ${about} dead`).toBeGreaterThanOrEqual(earliestMs);
+  }
+}
+
 function memberEvents(m: Member, about?: string): MemberEvent[] {
   return m.events.filter(
     (e): e is MemberEvent => e.type !== 'message' && (about === undefined || e.member === about),
@@ -428,7 +438,8 @@ describe('SwimCore: failure detection', () => {
       const first = [...suspicions].sort((x, y) => x.event.atMs - y.event.atMs)[0]!;
       expect(first.event.cause).toBe('probe-failed');
       expect(first.event.accuser).toBe(first.observer);
-      expect(first.event.atMs).toBeGreaterThan(t0);
+      // Not before a probe sent after the cut timed out (an ack sent 1 ms before it still got through).
+      expect(first.event.atMs).toBeGreaterThanOrEqual(t0 - 1 + lan.probeTimeoutMs);
       for (const s of suspicions) {
         causes.add(s.event.cause);
         expect(s.event.cause === 'probe-failed', s.observer).toBe(s.event.accuser === s.observer);
@@ -466,14 +477,17 @@ describe('SwimCore: failure detection', () => {
     expect(worstHealth).toBe(0);
   });
 
-  it('declares it dead everywhere within expectedTiming().worstCaseAllKnowMs', () => {
+  it('declares it dead everywhere within expectedTiming().worstCaseAllKnowMs, not before a probe timeout + suspicionMinMs', () => {
     const causes = new Set<string>();
+    // Nothing refuses a connection (no kernel here): a silent member, convicted by suspicion only.
+    const earliestMs = earliestSilentDeathMs(lan, 5, 0, 1);
     for (const { net, t0, others } of isolations()) {
       const deaths = others.map((m) => {
         const events = memberEvents(m, 'n3').filter((e) => e.type === 'dead' || e.type === 'left');
         expect(events, m.name).toHaveLength(1);
         expect(events[0]).toMatchObject({ type: 'dead', previous: 'suspect' });
         expect(events[0]!.atMs - t0).toBeLessThanOrEqual(WORST_MS);
+        expect(events[0]!.atMs - t0, m.name).toBeGreaterThanOrEqual(earliestMs);
         causes.add(events[0]!.cause);
         return { observer: m.name, event: events[0]! };
       });
@@ -484,6 +498,11 @@ describe('SwimCore: failure detection', () => {
       // Lifeguard: with 5 members, suspicionMult − 2 = 2 confirmations are expected; they shortened it.
       expect(first.event.confirmations).toBeGreaterThan(0);
       expect(first.event.confirmations).toBeLessThanOrEqual(lan.suspicionMult - 2);
+      // Its suspicion ran at least Lifeguard's timeout for the confirmations it got (they only shorten it).
+      const ownSuspicion = memberEvents(net.get(first.observer), 'n3').find((e) => e.type === 'suspect')!;
+      expect(first.event.atMs - ownSuspicion.atMs).toBeGreaterThanOrEqual(
+        suspicionTimeoutAfter(lan, 5, first.event.confirmations),
+      );
       for (const d of deaths) {
         if (d.event.cause === 'dead-gossip') expect(others.map((o) => o.name)).toContain(d.event.accuser);
       }
@@ -878,6 +897,16 @@ describe('SwimCore: the death watch', () => {
     const allDead = net.runUntil(() => others.every((m) => m.core.stateOf('n3') === 'dead'), 10_000);
     // Its watchers, n1 and n2, each see a refusal; two refusals end the suspicion after one probe timeout.
     expect(allDead - t0).toBeLessThanOrEqual(lan.gossipIntervalMs + lan.probeTimeoutMs + 10);
+    // Not before the grace a live suspect gets to refute: one probe timeout after the second refusal,
+    // which comes at least 1 ms (the watch's notice) after the kill. No suspicion timeout is involved.
+    const firstDeath = Math.min(
+      ...others.flatMap((m) =>
+        memberEvents(m, 'n3')
+          .filter((e) => e.type === 'dead')
+          .map((e) => e.atMs),
+      ),
+    );
+    expect(firstDeath - t0).toBeGreaterThanOrEqual(1 + lan.probeTimeoutMs);
     for (const watcher of ['n1', 'n2']) {
       const own = memberEvents(net.get(watcher), 'n3').filter((e) => e.accuser === watcher);
       expect(own.map((e) => `${e.type}:${e.cause}`)[0], watcher).toMatch(
@@ -895,6 +924,7 @@ describe('SwimCore: the death watch', () => {
       ),
     );
     expect(firstSuspicion - t0).toBeLessThanOrEqual(3);
+    expect(firstSuspicion - t0).toBeGreaterThanOrEqual(1);
     // The ring closes over the gap: n1 and n2 now watch n4 in its place.
     net.run(2 * lan.probeIntervalMs);
     expect(watchedBy(net, 'n1')).toEqual(['n2', 'n4']);
@@ -1091,12 +1121,14 @@ describe('SwimCore: restart', () => {
     net.run(2000);
     const old = net.get('n4');
     const oldIncarnation = old.core.incarnation;
+    const crashedAt = net.clock.now();
     old.core.stop(); // a crash: no leave
     const others = members.filter((m) => m !== old);
     net.runUntil(
       () => others.every((m) => m.core.stateOf('n4') === 'dead'),
       expectedTiming({}, 4).worstCaseAllKnowMs,
     );
+    expectNoDeathBefore(others, 'n4', crashedAt + earliestSilentDeathMs(lan, 4, 0, 1));
     net.run(5000);
     const fresh = net.add('n4');
     expect(fresh.core.incarnation).toBeGreaterThan(oldIncarnation);
@@ -1258,12 +1290,14 @@ describe('SwimCore: tombstones', () => {
       net.runUntil(() => allAlive(members), CONVERGE_MS);
       const old = net.get('n4');
       const oldIncarnation = old.core.incarnation;
+      const crashedAt = net.clock.now();
       old.core.stop();
       const others = members.filter((m) => m !== old);
       net.runUntil(
         () => others.every((m) => m.core.stateOf('n4') === 'dead'),
         expectedTiming({}, 4).worstCaseAllKnowMs,
       );
+      expectNoDeathBefore(others, 'n4', crashedAt + earliestSilentDeathMs(lan, 4, 0, 1));
       net.run(30_000);
       const remembered = reconnectTimeoutMs > 30_000 ? 'dead' : undefined;
       for (const m of others) expect(m.core.stateOf('n4')).toBe(remembered);
