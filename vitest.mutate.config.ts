@@ -1,40 +1,26 @@
 /**
  * The tests Stryker runs against each mutant (`npm run mutate`, `stryker.config.mjs`): the unit tier
- * only, everything that needs no root, network namespace, etcd, real socket or spawned process, since a
+ * (vitest.config.ts) without the few unit files that bind real UDP/TCP sockets on loopback, since a
  * mutation run repeats them per mutant. `FDKIT_MUTATE_TESTS` (comma-separated globs) narrows them
- * further, e.g. to the tests of one folder while checking the configuration.
+ * further, e.g. to the tests of one folder (`test/swim/**`) while checking the configuration.
  */
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Tests that need the outside world: spawned processes, etcd, netns, UDP/TCP sockets, dist/. */
-const SYSTEM = [
-  'agent-cluster',
-  'agent-netns-loss',
-  'billing-example',
-  'cli',
-  'demo-cluster',
-  'election-example',
-  'etcd-lease-epoch',
-  'etcd-lease-freeze',
-  'etcd-lease',
-  'etcd-missing',
-  'example-membership',
-  'heartbeat-encryption',
-  'heartbeat-udp',
-  'node-encryption',
-  'node-udp',
-  'sim-cli',
-  'trace-record',
-  'transport-net',
-  'tune-cli',
-].map((name) => `test/${name}.test.ts`);
+/** Unit-tier files on real sockets: slow and timing-bound under a mutant. */
+const SOCKETS = [
+  'test/node/encryption.test.ts',
+  'test/node/heartbeat-encryption.test.ts',
+  'test/node/heartbeat-udp.test.ts',
+  'test/node/udp.test.ts',
+  'test/transport/net.test.ts',
+];
 
 const only = process.env.FDKIT_MUTATE_TESTS?.split(',').filter((glob) => glob !== '');
 
 export default defineConfig({
   test: {
     include: only ?? ['test/**/*.test.ts'],
-    exclude: SYSTEM,
+    exclude: [...configDefaults.exclude, 'test/**/*.system.test.ts', ...SOCKETS],
     maxWorkers: 1,
     testTimeout: 120_000,
   },

@@ -1,9 +1,9 @@
 /**
  * Tests that run the built package (`dist/`) must not test a stale build: `npm test` builds first, but
- * `npx vitest run test/cli.test.ts` after an edit of `src/` would otherwise run the old code and pass or
- * fail for the wrong reason. {@link distPath} throws, with what to do, when `dist/` is missing or older
- * than the newest file of `src/` (its oldest emitted file against the newest source, so a build that
- * stopped half-way counts as stale too).
+ * `npx vitest run test/cli/main.system.test.ts` after an edit of `src/` would otherwise run the old code and
+ * pass or fail for the wrong reason. {@link distPath} throws, with what to do, when `dist/` is missing or older
+ * than the newest file of `src/` (its oldest emitted file against the newest source, so a build that stopped
+ * half-way counts as stale too).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Helpers of the node runtime's integration suites (`test/node-*.test.ts`): a cluster of `SwimNode`s on
+ * Helpers of the node runtime's integration suites (`test/node/`): a cluster of `SwimNode`s on
  * one in-memory network driven by a virtual clock, a fake DNS for seeds, an event recorder, and a
  * wall-clock poll with a deadline for the suites over real sockets.
  *
