@@ -413,10 +413,12 @@ export function sqlDialectSuite(engine: SqlEngine): void {
       await until('B waiting for the row lock', () => engine.isWaitingForLock(c, b.sessionId));
       events.push('B waits');
       await a.query(`INSERT INTO ${q('race_log')} (${q('id')}, ${q('who')}) VALUES (1, 'A')`);
-      await a.query('COMMIT');
-      events.push('A committed');
-      await bClaim;
-      expect(events).toEqual(['A holds 2', 'B waits', 'A committed', 'B claimed 4']);
+      // Still blocked after A's write, with A's transaction open. Once A commits, the replies to A's
+      // COMMIT and to B's claim arrive on two sockets in either order, so the order is asserted here,
+      // before the COMMIT is sent, and B's read below shows that its claim came after A's commit.
+      expect(events).toEqual(['A holds 2', 'B waits']);
+      await Promise.all([a.query('COMMIT'), bClaim]);
+      expect(events).toEqual(['A holds 2', 'B waits', 'B claimed 4']);
       await fence.begin(b, 'race', 4n);
       const seen = await b.query(`SELECT ${q('who')} AS who FROM ${q('race_log')}`);
       await b.query('COMMIT');
