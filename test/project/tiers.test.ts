@@ -3,8 +3,9 @@
  * `*.system.test.ts`, exactly when it or a helper of test/ that it imports spawns a process
  * (`node:child_process`), starts a server (etcd, PostgreSQL, MariaDB, through examples/support/ and
  * test/fencing/) or runs the build in dist/ (`distPath`, `requireFreshDist`). Network namespaces and the
- * CLI, examples and agent processes all come down to a spawn. Every other file is in the unit tier, which
- * `npm run test:unit` runs on its own. And every test file sits in a folder that mirrors src/ (or bench/,
+ * CLI, examples and agent processes all come down to a spawn. A file may also say so itself, with a line
+ * `// tier: system (reason)`: a CPU-bound suite that would take the unit tier past its minute. Every other
+ * file is in the unit tier, which `npm run test:unit` runs on its own. And every test file sits in a folder that mirrors src/ (or bench/,
  * examples/, or project/ for the checks of the whole package), none at the top of test/.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -17,6 +18,7 @@ const TEST = join(ROOT, 'test');
 const SPAWN = /from\s+['"](node:)?child_process['"]|import\(\s*['"](node:)?child_process['"]\s*\)/;
 const DIST = /(?<!function\s)\b(distPath|requireFreshDist)\(/;
 const SERVER = /(?<!function\s)\b(startEtcd|startPostgres|startMariadb)\(/;
+const MARKED = /^\/\/ tier: system \((.+)\)$/m;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,6 +34,8 @@ function systemReason(file: string, seen = new Set<string>()): string | undefine
   const text = readFileSync(file, 'utf8');
   const here = relative(ROOT, file);
   if (SPAWN.test(text)) return `${here} imports child_process`;
+  const marked = MARKED.exec(text);
+  if (marked) return `${here} says so: ${marked[1]}`;
   const dist = DIST.exec(text);
   if (dist) return `${here} calls ${dist[1]}`;
   const server = SERVER.exec(text);
@@ -78,6 +82,7 @@ describe('test tiers', () => {
     expect(systemReason(join(TEST, 'fencing', 'etcd-lease.system.test.ts'))).toMatch(/startEtcd/);
     expect(systemReason(join(TEST, 'project', 'published-types.system.test.ts'))).toMatch(/requireFreshDist/);
     expect(systemReason(join(TEST, 'project', 'fresh-dist.test.ts'))).toBeUndefined();
+    expect(systemReason(join(TEST, 'sim', 'properties.system.test.ts'))).toMatch(/says so: CPU-bound/);
   });
 
   it('puts every test file in a folder named after a part of src/, or bench, examples or project', () => {

@@ -1,5 +1,5 @@
 /**
- * The simulator's accuracy figures, which about ten claims of `sim-properties` rest on
+ * The simulator's accuracy figures, which about ten claims of `sim/properties.system.test.ts` rest on
  * (`falsePositives.deaths === 0`): a collector that never counted a false death would make every one of
  * them pass. The collector is fed events by hand against a ground truth written in the test; then one
  * simulation is made to produce false deaths, and the report must show them, as many as its own event

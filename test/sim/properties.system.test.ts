@@ -1,8 +1,9 @@
 /**
  * Protocol properties of SWIM with Lifeguard, each checked over many seeded simulations. Every claim
- * could fail; a failure names its seed, and `SIM_SEED=<n> npx vitest run test/sim/properties.test.ts`
+ * could fail; a failure names its seed, and `SIM_SEED=<n> npx vitest run test/sim/properties.system.test.ts`
  * replays just that seed.
  */
+// tier: system (CPU-bound: about 290 seeded simulations, 18 s of the unit tier's minute on this machine)
 import { describe, expect, it } from 'vitest';
 import { expectedTiming, lan } from '../../src/index.js';
 import type { FaultPlan } from '../../src/sim/faults.js';
