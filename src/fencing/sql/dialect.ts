@@ -14,7 +14,7 @@ export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
 /** Comparison operators a condition may use; `IS` and `IS NOT` are null-safe (NULL equals NULL). */
 export type SqlOperator = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'IS' | 'IS NOT';
 
-export const SQL_DIALECTS: readonly SqlDialect[] = ['sqlite', 'postgres', 'mysql'];
+const SQL_DIALECTS: readonly SqlDialect[] = ['sqlite', 'postgres', 'mysql'];
 
 /** Checks `dialect` for `owner`'s messages. */
 export function checkDialect(owner: string, dialect: unknown): SqlDialect {

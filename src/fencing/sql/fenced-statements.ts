@@ -17,7 +17,7 @@ import {
   type SqlDialect,
   tokenParameter,
 } from './dialect.js';
-import { type FenceMode, type FenceSubject, judgeRows } from './fence-verdict.js';
+import { type FenceMode, type FenceRowState, type FenceSubject, judgeRows } from './fence-verdict.js';
 import {
   type Condition,
   checkAssignments,
@@ -240,7 +240,7 @@ export function buildDiagnosis(dialect: SqlDialect, update: CheckedUpdate, lock:
 }
 
 /** A diagnosis row as drivers return it, named for `judgeRows`. */
-export function fenceRowState(row: unknown): { type: unknown; fence: unknown } {
+export function fenceRowState(row: unknown): FenceRowState {
   const r = (typeof row === 'object' && row !== null ? row : {}) as Record<string, unknown>;
   return { type: r.fence_type, fence: r.fence_value };
 }

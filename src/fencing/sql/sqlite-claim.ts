@@ -11,18 +11,17 @@
  */
 import { InvalidArgumentError } from '../../errors.js';
 import { type FenceHolder, type FencingToken, resolveHolder } from '../token.js';
-import { type FenceMode, judgeRows, manyRowsError } from './fence-verdict.js';
+import { manyRowsError } from './fence-verdict.js';
 import {
-  buildDiagnosis,
   buildUpdate,
   type CheckedUpdate,
   checkTarget,
   checkUpdate,
   type FenceTarget,
-  fenceRowState,
   subjectOf,
 } from './fenced-statements.js';
 import type { SqlDatabase } from './sqlite-database.js';
+import { verifyFence } from './sqlite-verify.js';
 import type { SqlValue, SqlWhere } from './statement-parts.js';
 
 /** An UPDATE made under a claim: the claim's fence guards it, so the rows need no fence of their own. */
@@ -117,7 +116,7 @@ class Claim implements SqliteClaim {
       .transaction(() => {
         // After BEGIN, which may have waited for another connection's lock: a check before it could be old.
         this.checkLease();
-        verify(this.db, this.target, this.token, 'hold');
+        verifyFence(this.db, OWNER, this.target, this.token, 'hold');
         this.depth++;
         try {
           return fn();
@@ -127,16 +126,6 @@ class Claim implements SqliteClaim {
       })
       [mode]();
   }
-}
-
-/** Reads the fence row and judges it for `mode`; throws the typed error, or returns when it allows. */
-function verify(db: SqlDatabase, target: CheckedUpdate, token: FencingToken, mode: FenceMode): void {
-  const diagnosis = buildDiagnosis('sqlite', target, false);
-  const rows = db
-    .prepare(diagnosis.sql)
-    .all(...diagnosis.params)
-    .map(fenceRowState);
-  judgeRows(subjectOf(OWNER, 'sqlite', target), rows, token, mode);
 }
 
 /**
@@ -171,7 +160,7 @@ export function claimFence(db: SqlDatabase, target: FenceTarget, holder: FenceHo
   db.transaction(() => {
     check();
     const changes = Number(db.prepare(statement.sql).run(...statement.params).changes);
-    if (changes !== 1) verify(db, checked, token, 'claim');
+    if (changes !== 1) verifyFence(db, OWNER, checked, token, 'claim');
   }).immediate();
   return new Claim(db, checked, token, check);
 }

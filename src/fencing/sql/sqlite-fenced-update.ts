@@ -7,16 +7,10 @@
  * resource first (`sqlite-claim.ts`) wherever a holder reads what it then writes.
  */
 import { type FenceHolder, resolveHolder } from '../token.js';
-import { judgeRows, manyRowsError } from './fence-verdict.js';
-import {
-  buildDiagnosis,
-  buildUpdate,
-  checkUpdate,
-  type FencedUpdate,
-  fenceRowState,
-  subjectOf,
-} from './fenced-statements.js';
+import { manyRowsError } from './fence-verdict.js';
+import { buildUpdate, checkUpdate, type FencedUpdate, subjectOf } from './fenced-statements.js';
 import type { SqlDatabase } from './sqlite-database.js';
+import { verifyFence } from './sqlite-verify.js';
 
 /** The outcome of a {@link fencedUpdate} that was not refused. */
 export interface FencedUpdateResult {
@@ -60,12 +54,7 @@ export function fencedUpdate(db: SqlDatabase, update: FencedUpdate, holder: Fenc
     if (changes > 1) throw manyRowsError(subjectOf(OWNER, 'sqlite', checked), changes, true);
     // Nothing changed: the diagnosis says why. The fence only grows, so reading it after the update
     // hides no refusal.
-    const diagnosis = buildDiagnosis('sqlite', checked, false);
-    const rows = db
-      .prepare(diagnosis.sql)
-      .all(...diagnosis.params)
-      .map(fenceRowState);
-    judgeRows(subjectOf(OWNER, 'sqlite', checked), rows, token, 'write');
+    verifyFence(db, OWNER, checked, token, 'write');
     return { changes };
   })();
 }
