@@ -1,8 +1,11 @@
-// Mutation testing as a bench: `npm run mutate` (minutes to hours; not part of `npm test`). Stryker
-// mutates the folders below one mutant at a time and runs the unit tier (vitest.mutate.config.ts) on
-// each, only the tests that cover the mutated code; `bench/mutation-report.ts` then prints the score per
-// folder from the JSON report. Narrow a run with `npx stryker run --mutate 'src/detector/**/*.ts'`, and
-// the tests with FDKIT_MUTATE_TESTS (see vitest.mutate.config.ts).
+// Mutation testing as a bench: `npm run mutate` (an hour or more; not part of `npm test`) runs Stryker
+// through bench/mutation/run.ts, one folder at a time against its own module's tests (FDKIT_MUTATE_TESTS,
+// see vitest.mutate.config.ts), each incremental on its committed report; `bench/mutation/report.ts` then
+// prints the score per folder and the survivors with their dispositions. The `mutate` list below is the
+// whole set, for a plain `npx stryker run` against the whole unit tier (hours on two cores).
+/** Where the reports go: FDKIT_MUTATE_REPORT names a per-folder run's files (bench/mutation/run.ts). */
+const REPORT = process.env.FDKIT_MUTATE_REPORT ?? 'reports/mutation/mutation';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
@@ -17,8 +20,8 @@ export default {
     'src/sim/metrics.ts',
   ],
   reporters: ['clear-text', 'json', 'html', 'progress'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: `${REPORT}.json` },
+  htmlReporter: { fileName: `${REPORT}.html` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
   // Two cores, shared: one test process at a time leaves room for the rest of the machine.
   concurrency: 1,
