@@ -24,10 +24,11 @@ beforeAll(() => {
 });
 
 describe('the npm tarball', () => {
-  it('ships the build, the CLI, the README and the documentation pages', () => {
+  it('ships the build, the CLI, the README, the LICENSE and the documentation pages', () => {
     for (const file of [
       'package.json',
       'README.md',
+      'LICENSE',
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/main.js',
