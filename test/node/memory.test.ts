@@ -172,6 +172,9 @@ describe('membership', () => {
     expect(outcome.ok).toBe(true);
     // It resolved because the leave was gossiped, not because leaveTimeoutMs (5 s) ran out.
     expect(c.clock.now() - startMs).toBeLessThan(5000);
+    // Nor before it was sent: leave() only queues it (the gossiper and the prober send on their own
+    // timers), so the queue is full at its first look, and it looks again every gossipIntervalMs (100 ms).
+    expect(c.clock.now() - startMs).toBeGreaterThanOrEqual(MEMORY_CONFIG.gossipIntervalMs!);
     expect(view(leaver.node)[leaver.name]).toBe('left');
     expect(thrown(() => leaver.node.broadcast(bytes(1)))).toMatchObject({ code: 'FDKIT_STOPPED' });
     await leaver.node.shutdown();

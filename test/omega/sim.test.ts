@@ -78,6 +78,13 @@ describe('agreement after faults stop', () => {
         if (l.agreeAfterMs === null || l.agreeAfterMs > boundMs) {
           return `agreed after ${l.agreeAfterMs} ms, bound ${boundMs} ms`;
         }
+        // Nor before anyone can know of n1's crash. Its host is down, so nothing refuses a connection
+        // or closes a watch: the first suspicion of it comes when a probe sent after the crash (less the
+        // ping's sub-millisecond trip) ends its period unanswered, a probe interval after it was sent.
+        // Without loss, nothing suspects n1 before its crash.
+        if (loss === 0 && l.agreeAfterMs < lan.probeIntervalMs - 1) {
+          return `agreed ${l.agreeAfterMs} ms after the last crash, before any probe of n1 could fail`;
+        }
         agreed.push(l.agreeAfterMs);
         if (l.disagreeingAtEnd !== 0 || l.leaderAtEnd !== next) {
           return `${l.disagreeingAtEnd} disagree at the end, leader ${l.leaderAtEnd}`;
@@ -110,6 +117,11 @@ describe('agreement after faults stop', () => {
       const l = report.leader!;
       if (l.agreeAfterMs === null || l.agreeAfterMs > boundMs) {
         return `agreed after ${l.agreeAfterMs} ms, bound ${boundMs} ms`;
+      }
+      // Nor before the hysteresis allows: n0 names itself from its restart (the last fault), and the
+      // others name it only once they have held it alive for stableForMs, which begins after the restart.
+      if (l.agreeAfterMs < STABLE_FOR_MS) {
+        return `agreed after ${l.agreeAfterMs} ms, before stableForMs (${STABLE_FOR_MS} ms)`;
       }
       if (l.leaderAtEnd !== 'n0' || l.disagreeingAtEnd !== 0) {
         return `leader ${l.leaderAtEnd}, ${l.disagreeingAtEnd} disagree`;

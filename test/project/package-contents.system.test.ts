@@ -1,8 +1,10 @@
 /**
- * What `npm pack` ships, and that the shipped documentation's links work from the tarball: a relative
- * link must name a shipped file, since examples/, bench/ and src/ stay in the repository (the examples
- * import ../../src and run under tsx, neither of which a user's install has). Links to those are
- * absolute, to the repository on GitHub.
+ * What `npm pack` ships, and that what it ships holds together from the tarball alone: a relative link in
+ * the documentation must name a shipped file, since examples/ and bench/ stay in the repository (the
+ * examples import ../../src and run under tsx, which a user's install does not have), so links to those
+ * are absolute, to the repository on GitHub; and every source map must name sources the tarball has.
+ * src/ ships for the maps: the declaration maps take "go to definition" to the TypeScript, which they
+ * cannot carry inline.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,10 +26,11 @@ beforeAll(() => {
 });
 
 describe('the npm tarball', () => {
-  it('ships the build, the CLI, the README and the documentation pages', () => {
+  it('ships the build, the CLI, the README, the LICENSE and the documentation pages', () => {
     for (const file of [
       'package.json',
       'README.md',
+      'LICENSE',
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/main.js',
@@ -40,9 +43,27 @@ describe('the npm tarball', () => {
     }
   });
 
-  it('ships no sources, tests, examples, benchmarks or generated API pages', () => {
-    const stray = [...shipped].filter((path) => /^(src|test|examples|bench|docs\/api)\//.test(path));
+  it('ships no tests, examples, benchmarks or generated API pages', () => {
+    const stray = [...shipped].filter((path) => /^(test|examples|bench|docs\/api)\//.test(path));
     expect(stray).toEqual([]);
+  });
+
+  it('ships the sources every source map in it names', () => {
+    const maps = [...shipped].filter((path) => path.endsWith('.map'));
+    const dangling: string[] = [];
+    for (const map of maps) {
+      const { sourceRoot, sources } = JSON.parse(readFileSync(join(ROOT, map), 'utf8')) as {
+        sourceRoot?: string;
+        sources: string[];
+      };
+      for (const source of sources) {
+        const path = normalize(join(dirname(map), sourceRoot ?? '', source));
+        if (!shipped.has(path)) dangling.push(`${map}: ${source}`);
+      }
+    }
+    expect(dangling).toEqual([]);
+    // And the check had maps to read: a .js.map and a .d.ts.map for each module of src/.
+    expect(maps.length).toBe(2 * [...shipped].filter((path) => /^src\/.*\.ts$/.test(path)).length);
   });
 
   it('has relative links in its Markdown only to files it ships', () => {

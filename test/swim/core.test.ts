@@ -360,6 +360,9 @@ describe('SwimCore: joining', () => {
       // Retries follow 1 s, 2 s, 4 s ... apart: the one at 3 s finds it. A retry on the reconnect rhythm
       // alone would come at a random point of a 10 s interval.
       expect(at - t0).toBeLessThan(1000);
+      // Nor sooner: the join at 0 s and the retry at 1 s found nobody listening, and the one at 3 s is a
+      // state exchange, a stream each way at 1 ms each: 3000 + 2 − 2500 ms after the late member started.
+      expect(at - t0).toBeGreaterThanOrEqual(502);
     },
   );
 
@@ -952,6 +955,9 @@ describe('SwimCore: the death watch', () => {
       lan.probeIntervalMs,
     );
     expect(suspected - heard).toBeLessThanOrEqual(3);
+    // Not at the kill itself: its watchers learn of it 1 ms later (Net.kill, or the watch's own refusal
+    // if it was still opening), and no probe of it can fail that soon.
+    expect(suspected - heard).toBeGreaterThanOrEqual(1);
     const accuser = predecessors.find((p) => p.core.stateOf('n35') === 'suspect')!;
     expect(memberEvents(accuser, 'n35').at(-1)).toMatchObject({
       type: 'suspect',

@@ -9,7 +9,7 @@ import { InvalidArgumentError, InvalidOptionError, LifecycleError, NetworkError 
 import { parseAddress } from '../../src/transport/address.js';
 import { encodeFrame, frameHeader } from '../../src/transport/frame.js';
 import type { Transport, TransportCounters } from '../../src/transport/transport.js';
-import type { TransportHarness } from './transport-harness.js';
+import type { RawStream, TransportHarness } from './transport-harness.js';
 
 /** Bytes 0..n-1 of a recognisable pattern, so that a reordered or shifted payload fails the comparison. */
 function pattern(length: number, seed = 7): Uint8Array {
@@ -50,6 +50,22 @@ function collect(transport: Transport, kind: 'datagram' | 'stream'): Received[] 
   if (kind === 'datagram') transport.onDatagram(handler);
   else transport.onStream(handler);
   return received;
+}
+
+/**
+ * How early, by the harness's clock, a transport timer may fire. None on the virtual clock; on the system
+ * clock, Node arms a timer on libuv's loop time, which can lag performance.now() by the work already done
+ * in the current turn of the loop.
+ */
+const TIMER_EARLY_MS = 5;
+
+/** How `raw` ended, and when, in ms after `sinceMs` by the harness's clock. */
+function endedAfter(
+  raw: RawStream,
+  sinceMs: number,
+  h: TransportHarness,
+): Promise<{ outcome: 'ended' | 'reset'; afterMs: number }> {
+  return raw.outcome.then((outcome) => ({ outcome, afterMs: h.now() - sinceMs }));
 }
 
 function dropsTotal(counters: TransportCounters): number {
@@ -348,19 +364,28 @@ export function describeTransportConformance(name: string, makeHarness: () => Tr
 
       it('resets a connection that completes no frame within streamTimeoutMs', async () => {
         const b = await h.create({ streamTimeoutMs: 150 });
+        // Before the connections open: b starts each one's timeout when it accepts it, later.
+        const openedAt = h.now();
         const silent = await h.connectRaw(b.localAddress);
         const partial = await h.connectRaw(b.localAddress);
+        const silentEnd = endedAfter(silent, openedAt, h);
+        const partialEnd = endedAfter(partial, openedAt, h);
         partial.write(new Uint8Array([0, 0, 0, 10, 1]));
-        expect(await silent.outcome).toBe('reset');
-        expect(await partial.outcome).toBe('reset');
+        expect((await silentEnd).outcome).toBe('reset');
+        expect((await partialEnd).outcome).toBe('reset');
+        // Not before its time: neither connection was cut off before the 150 ms that it had.
+        expect((await silentEnd).afterMs).toBeGreaterThanOrEqual(150 - TIMER_EARLY_MS);
+        expect((await partialEnd).afterMs).toBeGreaterThanOrEqual(150 - TIMER_EARLY_MS);
         expect(b.counters().drops.timeout).toBe(2);
         await h.waitFor(() => b.counters().connectionsOpen === 0, 'both connections released');
       });
 
       it('cuts off a peer that keeps trickling bytes: the timeout is per frame, not per silence', async () => {
         const b = await h.create({ streamTimeoutMs: 200 });
+        const openedAt = h.now();
         const raw = await h.connectRaw(b.localAddress);
         raw.write(frameHeader(1000));
+        const end = endedAfter(raw, openedAt, h);
         let outcome: 'ended' | 'reset' | undefined;
         void raw.outcome.then((o) => {
           outcome = o;
@@ -374,6 +399,8 @@ export function describeTransportConformance(name: string, makeHarness: () => Tr
         }
         expect(outcome).toBe('reset');
         expect(trickled).toBeLessThan(40);
+        // The frame's 200 ms, counted from the connection's start, ran out; the trickle did not cut it.
+        expect((await end).afterMs).toBeGreaterThanOrEqual(200 - TIMER_EARLY_MS);
         expect(b.counters().drops.timeout).toBe(1);
       });
 

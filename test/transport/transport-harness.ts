@@ -38,6 +38,8 @@ export interface TransportHarness {
   waitFor(condition: () => boolean, what: string): Promise<void>;
   /** Lets `ms` of the implementation's time pass. */
   elapse(ms: number): Promise<void>;
+  /** The implementation's time now, in ms: to check that a timeout did not fire before its time. */
+  now(): number;
   /** Closes every transport and raw connection the harness made, and stops its time. */
   cleanup(): Promise<void>;
 }
@@ -67,6 +69,7 @@ abstract class BaseHarness implements TransportHarness {
   abstract unusedAddress(): Promise<string>;
   abstract waitFor(condition: () => boolean, what: string): Promise<void>;
   abstract elapse(ms: number): Promise<void>;
+  abstract now(): number;
 
   async cleanup(): Promise<void> {
     for (const raw of this.raws) raw.reset();
@@ -143,6 +146,10 @@ export class NetHarness extends BaseHarness {
   async elapse(ms: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
+
+  now(): number {
+    return performance.now();
+  }
 }
 
 /**
@@ -195,6 +202,10 @@ export class MemoryHarness extends BaseHarness {
   async elapse(ms: number): Promise<void> {
     const until = this.clock.now() + ms;
     while (this.clock.now() < until) await nextTurn();
+  }
+
+  now(): number {
+    return this.clock.now();
   }
 
   override async cleanup(): Promise<void> {
