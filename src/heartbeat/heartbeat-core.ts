@@ -359,6 +359,8 @@ export class HeartbeatCore {
 
   /** One beat: a heartbeat to every peer, and the timer of the next. */
   private beat(): void {
+    // A listener of a transition reported in this turn (at start, or at a tick) may have stopped the core.
+    if (this.lifecycle !== 'running') return;
     const heartbeat: Heartbeat = {
       from: this.name,
       address: this.address,

@@ -72,6 +72,8 @@ export class PeerJudge {
       peer.suspectedAtMs = now;
       this.counters.suspicions++;
       this.transition(peer, SUSPECT, 'phi-threshold', now);
+      // Its listener may have stopped the monitor or removed the peer: then nobody is judged any more.
+      if (peer.removed || !this.isRunning()) return;
     }
     const timeoutAtMs =
       Math.max(peer.suspectedAtMs, evidenceFromMs) + this.awareness.scale(config.suspicionTimeoutMs);

@@ -9,49 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { HeartbeatCore } from '../../src/heartbeat/heartbeat-core.js';
 import type { Heartbeat } from '../../src/heartbeat/messages.js';
 import type { MemberEvent } from '../../src/membership/events.js';
-import type { Clock, Timer } from '../../src/runtime/clock.js';
 import { Random } from '../../src/runtime/random.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
-import { story } from './heartbeat-harness.js';
-
-/** A process's view of the clock: while frozen its timers wait, and run late, in order, at the thaw. */
-class FreezableClock implements Clock {
-  frozen = false;
-  private readonly overdue: (() => void)[] = [];
-
-  constructor(private readonly clock: VirtualClock) {}
-
-  now(): number {
-    return this.clock.now();
-  }
-
-  wallNow(): number {
-    return this.clock.wallNow();
-  }
-
-  setTimer(delayMs: number, callback: () => void): Timer {
-    let cancelled = false;
-    const run = (): void => {
-      if (!cancelled) callback();
-    };
-    const timer = this.clock.setTimer(delayMs, () => {
-      if (this.frozen) this.overdue.push(run);
-      else run();
-    });
-    return {
-      cancel: () => {
-        cancelled = true;
-        timer.cancel();
-      },
-    };
-  }
-
-  /** Ends the freeze: the overdue timers run now, late. */
-  thaw(): void {
-    this.frozen = false;
-    for (const run of this.overdue.splice(0)) run();
-  }
-}
+import { FreezableClock, story } from './heartbeat-harness.js';
 
 const LATENCY_MS = 1;
 

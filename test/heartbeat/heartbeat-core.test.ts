@@ -316,6 +316,66 @@ describe('peers', () => {
     expect(story(h.events, 'c')).toEqual([]);
     expect(story(h.events, 'b')).toEqual(['suspect:phi-threshold', 'dead:suspicion-timeout']);
   });
+
+  it('a peer added while running is monitored from then: silence counts from its addition', () => {
+    const h = coreHarness();
+    h.core.start();
+    h.clock.advanceTo(7000);
+    h.core.addPeer({ name: 'late', address: 'late:1' });
+    h.clock.advance(30_000);
+    // As for a peer that never speaks from the start: the bootstrap statistics, counted from 7000.
+    const phiOf = normalPhiOf([750, 1250], 3000, 100);
+    expect(story(h.events, 'late')).toEqual(['suspect:phi-threshold', 'dead:suspicion-timeout']);
+    expectAtCrossing(h.events[0], 7000 + crossing(phiOf, 5));
+  });
+
+  it('a removed peer is forgotten: its beats come from a stranger, and it can be added again', () => {
+    const h = coreHarness();
+    h.core.addPeer({ name: 'b', address: 'b:1' });
+    h.core.addPeer({ address: 'x:1' });
+    h.core.start();
+    h.core.handleHeartbeat('b:1', beat('b', 0));
+    h.core.handleHeartbeat('x:1', beat('ex', 0));
+    expect(h.core.removePeer('b')).toBe(true);
+    expect(h.core.removePeer('ex')).toBe(true);
+    h.core.handleHeartbeat('b:1', beat('b', 1));
+    h.core.handleHeartbeat('x:1', beat('ex', 1));
+    expect(h.core.counters.unknownSenders).toBe(2);
+    expect(h.events.map((e) => `${e.member}:${e.type}`)).toEqual(['b:alive', 'ex:alive']);
+    h.core.addPeer({ name: 'b', address: 'b:2' });
+    h.core.addPeer({ name: 'ex', address: 'x:1' });
+    expect(h.core.peers().map((p) => [p.name, p.address, p.state])).toEqual([
+      ['b', 'b:2', 'unknown'],
+      ['ex', 'x:1', 'unknown'],
+    ]);
+  });
+
+  it('a peer can be removed before start and once dead, when it has no timer', () => {
+    const h = coreHarness();
+    h.core.addPeer({ name: 'b', address: 'b:1' });
+    h.core.addPeer({ name: 'c', address: 'c:1' });
+    expect(h.core.removePeer('b')).toBe(true);
+    h.core.start();
+    h.clock.advance(30_000);
+    expect(story(h.events, 'c')).toEqual(['suspect:phi-threshold', 'dead:suspicion-timeout']);
+    expect(h.core.removePeer('c')).toBe(true);
+    expect(h.core.peers()).toEqual([]);
+  });
+
+  it("a peer given by address takes one name: neither this member's nor a second one", () => {
+    const h = coreHarness();
+    h.core.addPeer({ address: 'x:1' });
+    h.core.start();
+    // A beat in this member's own name, from that address, names nothing: it is a stranger's.
+    h.core.handleHeartbeat('x:1', { ...beat('a', 0), address: 'x:1' });
+    expect(h.core.peers()[0]).toMatchObject({ name: 'x:1', state: 'unknown', heartbeats: 0 });
+    h.core.handleHeartbeat('x:1', beat('bee', 0));
+    // Once named, another name at that address is another member, not this peer.
+    h.core.handleHeartbeat('x:1', { ...beat('wasp', 0), address: 'x:1' });
+    expect(h.core.counters.unknownSenders).toBe(2);
+    expect(h.core.peers()[0]).toMatchObject({ name: 'bee', state: 'alive', heartbeats: 1 });
+    expect(h.events.map((e) => `${e.member}:${e.type}`)).toEqual(['bee:alive']);
+  });
 });
 
 describe('what is sent', () => {
@@ -378,33 +438,99 @@ describe('local health from late timers', () => {
 });
 
 describe('misuse', () => {
-  it('addPeer refuses this member, duplicates and bad text with typed errors', () => {
+  it('addPeer refuses this member, duplicates and bad text with typed errors naming the argument', () => {
     const h = coreHarness();
     h.core.addPeer({ name: 'b', address: 'b:1' });
-    for (const spec of [
-      { address: 'a:1' },
-      { name: 'a', address: 'q:1' },
-      { address: 'b:1' },
-      { name: 'b', address: 'q:1' },
-      { address: '' },
-      { name: '', address: 'q:1' },
-      { name: 'x'.repeat(256), address: 'q:1' },
-      null,
-    ]) {
-      expect(() => h.core.addPeer(spec as never), JSON.stringify(spec)).toThrow(InvalidArgumentError);
+    const refusal = (spec: unknown): InvalidArgumentError => {
+      try {
+        h.core.addPeer(spec as never);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidArgumentError);
+        return error as InvalidArgumentError;
+      }
+      throw new Error(`addPeer(${JSON.stringify(spec)}) did not throw`);
+    };
+    const bytes = '1 to 255 bytes of UTF-8';
+    for (const [spec, argument, message] of [
+      [{ address: 'a:1' }, 'peer', 'HeartbeatCore: a:1 is this member itself'],
+      [{ name: 'a', address: 'q:1' }, 'peer', 'HeartbeatCore: a is this member itself'],
+      [{ address: 'b:1' }, 'peer', 'HeartbeatCore: b:1 is already monitored'],
+      [{ name: 'b', address: 'q:1' }, 'peer', 'HeartbeatCore: b is already monitored'],
+      [{ address: '' }, 'address', `HeartbeatCore: a peer address must be well-formed text of ${bytes}`],
+      [
+        { address: 'x'.repeat(256) },
+        'address',
+        `HeartbeatCore: a peer address must be well-formed text of ${bytes}`,
+      ],
+      [
+        { name: '', address: 'q:1' },
+        'name',
+        `HeartbeatCore: a peer name must be well-formed text of ${bytes}`,
+      ],
+      [
+        { name: 'x'.repeat(256), address: 'q:1' },
+        'name',
+        `HeartbeatCore: a peer name must be well-formed text of ${bytes}`,
+      ],
+      [null, 'peer', 'HeartbeatCore: addPeer takes { name?, address }'],
+      [undefined, 'peer', 'HeartbeatCore: addPeer takes { name?, address }'],
+      ['q:1', 'peer', 'HeartbeatCore: addPeer takes { name?, address }'],
+    ] as const) {
+      const error = refusal(spec);
+      expect([error.code, error.argument, error.message], JSON.stringify(spec)).toEqual([
+        'FDKIT_INVALID_ARGUMENT',
+        argument,
+        message,
+      ]);
     }
+    expect(h.core.peers().map((p) => p.name)).toEqual(['b']);
   });
 
   it('start twice and addPeer after stop are lifecycle errors with codes', () => {
     const h = coreHarness();
+    expect(h.core.isRunning).toBe(false);
     h.core.start();
-    expect(() => h.core.start()).toThrow(expect.objectContaining({ code: 'FDKIT_ALREADY_STARTED' }));
+    expect(h.core.isRunning).toBe(true);
+    expect(() => h.core.start()).toThrow(
+      expect.objectContaining({
+        code: 'FDKIT_ALREADY_STARTED',
+        message: 'HeartbeatCore: start() may be called once',
+      }),
+    );
     h.core.stop();
+    expect(h.core.isRunning).toBe(false);
     expect(() => h.core.addPeer({ address: 'b:1' })).toThrow(LifecycleError);
     expect(() => h.core.addPeer({ address: 'b:1' })).toThrow(
-      expect.objectContaining({ code: 'FDKIT_STOPPED' }),
+      expect.objectContaining({ code: 'FDKIT_STOPPED', message: 'HeartbeatCore: addPeer() after stop()' }),
     );
+    expect(() => h.core.start()).toThrow(expect.objectContaining({ code: 'FDKIT_ALREADY_STARTED' }));
     expect(h.clock.nextDueMs()).toBeUndefined();
+  });
+
+  it('stop before start is allowed, and stop is idempotent', () => {
+    const h = coreHarness();
+    h.core.addPeer({ name: 'b', address: 'b:1' });
+    h.core.stop();
+    h.core.stop();
+    expect(h.core.isRunning).toBe(false);
+    expect(h.clock.nextDueMs()).toBeUndefined();
+  });
+
+  it('heartbeats before start and after stop are neither counted nor reported', () => {
+    const h = coreHarness();
+    h.core.addPeer({ name: 'b', address: 'b:1' });
+    h.core.addPeer({ address: 'x:1' });
+    h.core.handleHeartbeat('b:1', beat('b', 0));
+    h.core.handleHeartbeat('x:1', beat('ex', 0));
+    h.core.start();
+    h.core.stop();
+    h.core.handleHeartbeat('b:1', beat('b', 1));
+    expect(h.events).toEqual([]);
+    expect(h.core.counters).toMatchObject({ heartbeatsReceived: 0, unknownSenders: 0, staleHeartbeats: 0 });
+    expect(h.core.peers().map((p) => [p.name, p.state, p.heartbeats])).toEqual([
+      ['b', 'unknown', 0],
+      ['x:1', 'unknown', 0],
+    ]);
   });
 
   it('options are validated: identity, unknown keys, every tunable', () => {

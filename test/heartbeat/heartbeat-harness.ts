@@ -7,7 +7,7 @@ import { phi } from '../../src/detector/phi.js';
 import { HeartbeatCore, type HeartbeatCoreOptions } from '../../src/heartbeat/heartbeat-core.js';
 import type { Heartbeat } from '../../src/heartbeat/messages.js';
 import type { MemberEvent } from '../../src/membership/events.js';
-import type { Clock } from '../../src/runtime/clock.js';
+import type { Clock, Timer } from '../../src/runtime/clock.js';
 import { Random } from '../../src/runtime/random.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 
@@ -16,6 +16,8 @@ export interface CoreHarness {
   readonly core: HeartbeatCore;
   readonly events: MemberEvent[];
   readonly sent: { readonly address: string; readonly heartbeat: Heartbeat }[];
+  /** Called with each event after it is recorded, as an application's listener would be. */
+  onEvent: ((event: MemberEvent) => void) | undefined;
 }
 
 /** Core `a` at `a:1`, incarnation 100, on a fresh virtual clock (or `clock` seen through `view`). */
@@ -27,16 +29,31 @@ export function coreHarness(
   const clock = new VirtualClock();
   const events: MemberEvent[] = [];
   const sent: { address: string; heartbeat: Heartbeat }[] = [];
+  let onEvent: ((event: MemberEvent) => void) | undefined;
   const core = new HeartbeatCore(
     { name: 'a', address: 'a:1', incarnation: 100, ...options },
     {
       clock: view?.(clock) ?? clock,
       random: new Random(seed),
       send: (address, heartbeat) => sent.push({ address, heartbeat }),
-      emit: (event) => events.push(event),
+      emit: (event) => {
+        events.push(event);
+        onEvent?.(event);
+      },
     },
   );
-  return { clock, core, events, sent };
+  return {
+    clock,
+    core,
+    events,
+    sent,
+    get onEvent() {
+      return onEvent;
+    },
+    set onEvent(listener) {
+      onEvent = listener;
+    },
+  };
 }
 
 /** Beat `seq` of peer `from` (announcing `from:1`), of the life `(incarnation, nonce)`. */
@@ -80,4 +97,43 @@ export function normalPhiOf(
 ): (silenceMs: number) => number {
   const { mean, sd } = statistics(intervals);
   return (silence) => phi(silence, mean + pauseMs, Math.max(sd, minStdDeviationMs));
+}
+
+/** A process's view of the clock: while frozen its timers wait, and run late, in order, at the thaw. */
+export class FreezableClock implements Clock {
+  frozen = false;
+  private readonly overdue: (() => void)[] = [];
+
+  constructor(private readonly clock: VirtualClock) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  wallNow(): number {
+    return this.clock.wallNow();
+  }
+
+  setTimer(delayMs: number, callback: () => void): Timer {
+    let cancelled = false;
+    const run = (): void => {
+      if (!cancelled) callback();
+    };
+    const timer = this.clock.setTimer(delayMs, () => {
+      if (this.frozen) this.overdue.push(run);
+      else run();
+    });
+    return {
+      cancel: () => {
+        cancelled = true;
+        timer.cancel();
+      },
+    };
+  }
+
+  /** Ends the freeze: the overdue timers run now, late. */
+  thaw(): void {
+    this.frozen = false;
+    for (const run of this.overdue.splice(0)) run();
+  }
 }
