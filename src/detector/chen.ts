@@ -137,7 +137,7 @@ export class ChenDetector implements FailureDetector {
 
   /** The expected arrival plus the safety margin α (+Infinity before the first heartbeat). */
   unavailableAtMs(): number {
-    if (!this.isMonitoring) return Number.POSITIVE_INFINITY;
+    // Before the first heartbeat the expected arrival is NaN, which settleUnavailableAt turns into +Infinity.
     return settleUnavailableAt(this.expectedArrivalAtMs + this.threshold, (at) => this.isAvailable(at));
   }
 

@@ -72,7 +72,7 @@ export class FixedTimeoutDetector implements FailureDetector {
 
   /** The last heartbeat plus the timeout (+Infinity before the first heartbeat). */
   unavailableAtMs(): number {
-    if (!this.isMonitoring) return Number.POSITIVE_INFINITY;
+    // Before the first heartbeat the sum is NaN, which settleUnavailableAt turns into +Infinity.
     return settleUnavailableAt(this.lastHeartbeatMs + this.threshold, (at) => this.isAvailable(at));
   }
 

@@ -12,7 +12,9 @@ export class IntervalWindow {
   // Starts small and doubles up to `capacity`: a detector that hears little costs little, which matters
   // when every member of a 10,000-member simulation keeps a detector per peer it hears from.
   private samples: Float64Array;
-  private head = 0; // index of the oldest sample
+  // Index of the oldest sample. It moves only once the window is full (replaceOldest), and clear() puts
+  // it back to 0, so until the window is full the samples lie in order from index 0.
+  private head = 0;
   private count = 0;
   private sum = 0;
   private sumOfSquares = 0;
@@ -54,9 +56,7 @@ export class IntervalWindow {
       return;
     }
     if (this.count === this.samples.length) this.grow();
-    const size = this.samples.length;
-    const i = this.head + this.count;
-    this.samples[i >= size ? i - size : i] = sample;
+    this.samples[this.count] = sample; // not full, so head is 0
     this.count++;
     this.sum += sample;
     this.sumOfSquares += sample * sample;
@@ -80,14 +80,11 @@ export class IntervalWindow {
     if (++this.evictionsSinceRecompute === this.capacity * 64) this.recomputeSums();
   }
 
+  /** Doubles the buffer, up to `capacity`; called when it is full and the window is not (so head is 0). */
   private grow(): void {
     const grown = new Float64Array(Math.min(this.capacity, this.samples.length * 2));
-    for (let i = 0; i < this.count; i++) {
-      const j = this.head + i;
-      grown[i] = this.samples[j >= this.samples.length ? j - this.samples.length : j]!;
-    }
+    grown.set(this.samples);
     this.samples = grown;
-    this.head = 0;
   }
 
   private recomputeSums(): void {

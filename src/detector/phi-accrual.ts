@@ -221,7 +221,9 @@ export class PhiAccrualDetector implements FailureDetector {
    */
   unavailableAtMs(): number {
     const threshold = this.threshold;
-    if (!this.isMonitoring || threshold === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+    // silenceAtPhi takes finite levels only. Before the first heartbeat it and the last heartbeat are NaN,
+    // which settleUnavailableAt turns into +Infinity.
+    if (threshold === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
     const last = this.lastHeartbeatMs;
     const estimate = last + Math.max(0, this.silenceAtPhi(threshold));
     return settleUnavailableAt(estimate, (at) => this.phiAfter(at - last) < threshold);

@@ -80,8 +80,9 @@ const LOGISTIC_CUBIC = 0.070566;
  */
 export function normalDeviationsAtPhi(level: number): number {
   const x = level * Math.LN10;
-  // ln(10^level − 1), without overflow for large levels nor cancellation for small ones.
-  const c = x + Math.log1p(-Math.exp(-x));
+  // ln(10^level − 1) = x + ln(1 − e^−x), without overflow for large levels; expm1 keeps the digits of
+  // 1 − e^−x that 1 − exp(−x) would cancel for small ones (exp(−x) rounds to 1 below level 5e−17).
+  const c = x + Math.log(-Math.expm1(-x));
   const target = Math.abs(c);
   // Both bounds lie above the root: each term alone is below the target there.
   let y = Math.min(target / LOGISTIC_LINEAR, Math.cbrt(target / LOGISTIC_CUBIC));

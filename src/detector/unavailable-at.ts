@@ -25,8 +25,11 @@ const NUDGES_MAX = 64;
 
 /**
  * The first time at or after `estimateMs` at which `isAvailableAt` is false, searched in steps of one
- * ulp that double each time. `estimateMs` comes from the detector's formula and is at most a few ulps
- * early, so this returns after a step or two; +Infinity if the verdict never turns within the search.
+ * ulp that double each time: `estimateMs`, then 1, 3, 7, … ulps later, which is exact while the estimate
+ * is at most one ulp early and less than twice as far past the estimate as the turn beyond that.
+ * `estimateMs` comes from the detector's formula and is at most a few ulps early, so this returns after a
+ * step or two. +Infinity if the verdict never turns within the search, and, without asking
+ * `isAvailableAt`, for an estimate that is +Infinity or NaN (a detector that has not heard a heartbeat).
  */
 export function settleUnavailableAt(estimateMs: number, isAvailableAt: (atMs: number) => boolean): number {
   let at = estimateMs;

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ChenDetector, FixedTimeoutDetector, Random, VirtualClock } from '../../src/index.js';
 
+/** The largest double below `x` (> 0), from its bits: an oracle independent of src/detector/. */
+function previousDouble(x: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) - 1n);
+  return view.getFloat64(0);
+}
+
+/** The doubles near 2^50 are 0.25 apart, so a margin of 0.1 ms added there rounds away. */
+const COARSE_MS = 2 ** 50;
+
 describe('FixedTimeoutDetector', () => {
   it('suspicion is the silence in ms and the threshold is the timeout', () => {
     const fd = new FixedTimeoutDetector({ timeoutMs: 3000 });
@@ -29,6 +40,28 @@ describe('FixedTimeoutDetector', () => {
     expect(fd.isAvailable()).toBe(true);
     clock.advance(1);
     expect(fd.isAvailable()).toBe(false);
+  });
+
+  it('is unavailable from the last heartbeat plus the timeout on: unavailableAtMs', () => {
+    const fd = new FixedTimeoutDetector({ timeoutMs: 3000 });
+    expect(fd.unavailableAtMs()).toBe(Number.POSITIVE_INFINITY);
+    fd.heartbeat(100);
+    expect(fd.unavailableAtMs()).toBe(3100);
+    expect(fd.isAvailable(previousDouble(3100))).toBe(true);
+    expect(fd.isAvailable(3100)).toBe(false);
+    fd.heartbeat(5000);
+    expect(fd.unavailableAtMs()).toBe(8000);
+    fd.reset();
+    expect(fd.unavailableAtMs()).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('gives the first double at which the silence reaches the timeout when the sum rounds below it', () => {
+    // 2^50 + 0.1 rounds to 2^50, a silence of 0; the next double, 2^50 + 0.25, is 0.25 ms of silence.
+    const fd = new FixedTimeoutDetector({ timeoutMs: 0.1 });
+    fd.heartbeat(COARSE_MS);
+    expect(fd.isAvailable(COARSE_MS + 0.1)).toBe(true);
+    expect(fd.unavailableAtMs()).toBe(COARSE_MS + 0.25);
+    expect(fd.isAvailable(COARSE_MS + 0.25)).toBe(false);
   });
 });
 
@@ -66,6 +99,73 @@ describe('ChenDetector', () => {
     expect(fd.expectedArrivalAtMs).toBe(10_700);
     expect(fd.isAvailable(10_799)).toBe(true);
     expect(fd.isAvailable(10_800)).toBe(false);
+  });
+
+  it('reads the injected clock when atMs is omitted', () => {
+    const clock = new VirtualClock({ startMs: 500 });
+    const fd = new ChenDetector({ intervalMs: 1000, alphaMs: 100, clock });
+    fd.heartbeat();
+    clock.advance(1000);
+    fd.heartbeat();
+    // arrivals 500 and 1500: EA = 1000 + 1000·3/2 = 2500
+    expect(fd.expectedArrivalAtMs).toBe(2500);
+    clock.advance(1050);
+    expect(fd.suspicion()).toBe(50);
+    expect(fd.isAvailable()).toBe(true);
+    clock.advance(50);
+    expect(fd.isAvailable()).toBe(false);
+  });
+
+  it('restarts at a heartbeat exactly alpha late (unavailable there), not at one just inside the margin', () => {
+    const make = () => {
+      const fd = new ChenDetector({ alphaMs: 200, intervalMs: 1000 });
+      for (let t = 0; t <= 4000; t += 1000) fd.heartbeat(t);
+      return fd; // EA = 5000
+    };
+    const late = make();
+    expect(late.isAvailable(5200)).toBe(false);
+    late.heartbeat(5200);
+    // a fresh window [5200]: EA = 5200 + 1000·2/2
+    expect(late.expectedArrivalAtMs).toBe(6200);
+    const inTime = make();
+    expect(inTime.isAvailable(5199)).toBe(true);
+    inTime.heartbeat(5199);
+    // recorded: arrivals 0, 1000, …, 4000, 5199, mean 15199 / 6, EA = mean + 1000·7/2
+    expect(inTime.expectedArrivalAtMs).toBeCloseTo(15_199 / 6 + 3500, 9);
+  });
+
+  it('answers +0, not −0, at −0 after two heartbeats at 0 (an estimated interval of 0: EA is 0)', () => {
+    const fd = new ChenDetector();
+    fd.heartbeat(0);
+    fd.heartbeat(0);
+    // arrivals [0, 0]: mean 0, Δ = (0 − 0) / 1 = 0, EA = 0 + 0·3/2
+    expect(fd.expectedArrivalAtMs).toBe(0);
+    expect(Object.is(fd.suspicion(-0), 0)).toBe(true);
+    expect(fd.suspicion(499)).toBe(499);
+    expect(fd.isAvailable(500)).toBe(false);
+  });
+
+  it('is unavailable from the expected arrival plus alpha on: unavailableAtMs', () => {
+    const fd = new ChenDetector({ alphaMs: 200, intervalMs: 1000 });
+    expect(fd.unavailableAtMs()).toBe(Number.POSITIVE_INFINITY);
+    for (let t = 0; t <= 4000; t += 1000) fd.heartbeat(t);
+    // EA = 5000 (see above), plus alpha
+    expect(fd.unavailableAtMs()).toBe(5200);
+    expect(fd.isAvailable(previousDouble(5200))).toBe(true);
+    expect(fd.isAvailable(5200)).toBe(false);
+    fd.reset();
+    expect(fd.unavailableAtMs()).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('gives the first double at which the lateness reaches alpha when the sum rounds below it', () => {
+    // one arrival at 2^50: EA = 2^50 + 1000 (the first-heartbeat estimate); + 0.1 rounds back to it,
+    // where the lateness is 0, and the next double, 0.25 ms later, is late by alpha or more
+    const fd = new ChenDetector({ alphaMs: 0.1, firstHeartbeatEstimateMs: 1000 });
+    fd.heartbeat(COARSE_MS);
+    expect(fd.expectedArrivalAtMs).toBe(COARSE_MS + 1000);
+    expect(fd.isAvailable(COARSE_MS + 1000 + 0.1)).toBe(true);
+    expect(fd.unavailableAtMs()).toBe(COARSE_MS + 1000.25);
+    expect(fd.isAvailable(COARSE_MS + 1000.25)).toBe(false);
   });
 
   it('restarts its window at a heartbeat that ends a period of unavailability', () => {

@@ -143,7 +143,10 @@ describe.each(DETECTORS)('$name method arguments', ({ name, make, snapshot }) =>
     for (const h of history) d.heartbeat(h);
     const before = snapshot(d);
     const e = expectArgumentError(() => d.heartbeat(at), 'atMs');
-    expect(e.message).toContain(`heartbeat atMs ${at} is earlier than the previous one at 1800 ms`);
+    expect(e.message).toBe(
+      `${name.split(' ')[0]}: heartbeat atMs ${at} is earlier than the previous one at 1800 ms; ` +
+        'timestamps must come from a monotonic clock',
+    );
     expect(snapshot(d)).toEqual(before);
     const reference = make();
     for (const h of [...history, 2500]) reference.heartbeat(h);

@@ -1,9 +1,30 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PhiAccrualDetector, VirtualClock } from '../../src/index.js';
+import { PhiAccrualDetector, type PhiAccrualOptions, VirtualClock } from '../../src/index.js';
 import { AkkaReference, CassandraReference } from './akka-reference.js';
+import { logisticPhi } from './phi-oracle.js';
 
 const SEED = 20261130;
+
+/** The largest double below `x` (> 0), from its bits: an oracle independent of src/detector/. */
+function previousDouble(x: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) - 1n);
+  return view.getFloat64(0);
+}
+
+/** The silence at which Akka's phi (the oracle's) reaches `level`, bisected to the last double. */
+function oracleSilenceAtPhi(level: number, meanMs: number, sdMs: number): number {
+  let lo = 0;
+  let hi = meanMs + 100 * sdMs;
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2;
+    if (logisticPhi(mid, meanMs, sdMs) >= level) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
 
 /** First whole millisecond after `from` at which the detector reports the peer unavailable. */
 function firstUnavailableMs(fd: PhiAccrualDetector, from: number, limit: number): number {
@@ -207,5 +228,117 @@ describe('PhiAccrualDetector reset', () => {
     expect(fd.phi(1e7)).toBe(0);
     fd.heartbeat(10_000);
     expect(fd.sampleCount).toBe(2);
+  });
+});
+
+describe('PhiAccrualDetector records an interval only when phi stays below the threshold', () => {
+  it("'exponential': an interval shorter than the mean can end unavailability under a low threshold", () => {
+    const fd = new PhiAccrualDetector({
+      distribution: 'exponential',
+      acceptableHeartbeatPauseMs: 0,
+      threshold: 0.35,
+    });
+    fd.heartbeat(0); // window [1000]
+    // phi after 900 ms = 0.9 / ln 10 = 0.39 >= 0.35: unavailable, so not recorded
+    expect(fd.isAvailable(900)).toBe(false);
+    fd.heartbeat(900);
+    expect(fd.sampleCount).toBe(1);
+    expect(fd.intervalMeanMs).toBe(1000);
+    // phi after 300 ms = 0.3 / ln 10 = 0.13: recorded, mean (1000 + 300) / 2
+    fd.heartbeat(1200);
+    expect(fd.sampleCount).toBe(2);
+    expect(fd.intervalMeanMs).toBe(650);
+  });
+
+  it("'normal' with threshold log10 2: a heartbeat exactly one mean after the last is not recorded", () => {
+    // phi at the (shifted) mean is exactly log10 2 (y = 0, e = 1, −log10(1/2)): not below the threshold
+    const fd = new PhiAccrualDetector({ acceptableHeartbeatPauseMs: 0, threshold: Math.log10(2) });
+    fd.heartbeat(0); // window [750, 1250]: mean 1000
+    expect(fd.isAvailable(1000)).toBe(false);
+    fd.heartbeat(1000);
+    expect(fd.sampleCount).toBe(2);
+    // one millisecond earlier than the mean, phi is below log10 2: recorded
+    expect(fd.isAvailable(1999)).toBe(true);
+    fd.heartbeat(1999);
+    expect(fd.sampleCount).toBe(3);
+  });
+});
+
+describe('PhiAccrualDetector.unavailableAtMs', () => {
+  /** Heartbeats every second from 0 to `lastMs`. */
+  function regular(options: PhiAccrualOptions, lastMs: number): PhiAccrualDetector {
+    const fd = new PhiAccrualDetector(options);
+    for (let t = 0; t <= lastMs; t += 1000) fd.heartbeat(t);
+    return fd;
+  }
+
+  it('is +Infinity before the first heartbeat, after reset(), and for an infinite threshold', () => {
+    const fd = new PhiAccrualDetector();
+    expect(fd.unavailableAtMs()).toBe(Number.POSITIVE_INFINITY);
+    fd.heartbeat(0);
+    expect(fd.unavailableAtMs()).toBeLessThan(Number.POSITIVE_INFINITY);
+    fd.reset();
+    expect(fd.unavailableAtMs()).toBe(Number.POSITIVE_INFINITY);
+    const never = regular({ threshold: Number.POSITIVE_INFINITY }, 10_000);
+    expect(never.unavailableAtMs()).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  // Thresholds at which the inverse of phi lands on the turn and a few at which it is an ulp early.
+  it.each(
+    [10_000, 100_000].flatMap((lastMs) => [
+      ...[0.1, 0.2, 0.35, 1, 8, 12, 16].map((threshold) => ({
+        distribution: 'normal' as const,
+        threshold,
+        lastMs,
+      })),
+      ...[0.05, 0.25, 0.3, 1, 8].map((threshold) => ({
+        distribution: 'exponential' as const,
+        threshold,
+        lastMs,
+      })),
+    ]),
+  )(
+    "'$distribution', threshold $threshold, 1 Hz up to $lastMs: the first double at which isAvailable is false",
+    ({ distribution, threshold, lastMs }) => {
+      const fd = regular({ distribution, threshold }, lastMs);
+      const at = fd.unavailableAtMs();
+      expect(fd.isAvailable(at)).toBe(false);
+      expect(fd.isAvailable(previousDouble(at))).toBe(true);
+      // where the oracles put it: the logistic phi bisected, or Cassandra's phi = (t − pause) / (mean·ln 10)
+      const pause = fd.acceptableHeartbeatPauseMs;
+      const silence =
+        distribution === 'normal'
+          ? oracleSilenceAtPhi(
+              threshold,
+              fd.intervalMeanMs + pause,
+              Math.max(fd.intervalStdDeviationMs, fd.minStdDeviationMs),
+            )
+          : pause + threshold * fd.intervalMeanMs * Math.LN10;
+      expect(Math.abs(at - (lastMs + silence))).toBeLessThan(1e-6);
+    },
+  );
+
+  it('is 4.52 s after the last heartbeat of a regular 1 Hz peer with the defaults', () => {
+    // mean 1000 + pause 3000 + 5.226 deviations of the 100 ms floor (the class documentation)
+    const fd = regular({}, 100_000);
+    expect(fd.unavailableAtMs() - 100_000).toBeCloseTo(4522.6, 1);
+  });
+
+  it('with threshold log10 2, is exactly the last heartbeat plus the shifted mean, where phi equals it', () => {
+    const fd = regular({ threshold: Math.log10(2) }, 100_000);
+    // mean 1000 + pause 3000; phi(4000) = log10 2 exactly, and below it a hair earlier
+    expect(fd.unavailableAtMs()).toBe(104_000);
+    expect(fd.isAvailable(previousDouble(104_000))).toBe(true);
+  });
+
+  it('is the heartbeat itself, never earlier, for a threshold phi already exceeds at no silence', () => {
+    // window [750, 1250]: mean 1000, sd 250, no pause. At no silence y = −4, where the logistic phi is
+    // −log10(1 − 1/(1 + e^(4·(1.5976 + 0.070566·16)))) = 8.0e−6, above the threshold.
+    const fd = new PhiAccrualDetector({ acceptableHeartbeatPauseMs: 0, threshold: 1e-6 });
+    fd.heartbeat(50_000);
+    expect(logisticPhi(0, 1000, 250)).toBeGreaterThan(1e-6);
+    expect(fd.isAvailable(50_000)).toBe(false);
+    expect(fd.silenceAtPhi(1e-6)).toBeLessThan(0);
+    expect(fd.unavailableAtMs()).toBe(50_000);
   });
 });
