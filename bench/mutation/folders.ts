@@ -6,17 +6,36 @@
 export interface MutationFolder {
   /** The name of its report, bench/results/mutation/<name>.json, and of `--folder`. */
   readonly name: string;
+  /**
+   * The folder its score counts towards. A large folder is run in parts, each with its own report: a
+   * Stryker run saves its results only when it ends, so a part that ends within a sitting is not lost
+   * with one that does not.
+   */
+  readonly folder: string;
   /** Globs of the source Stryker mutates. */
   readonly mutate: readonly string[];
   /** Globs of the test files run against each mutant. */
   readonly tests: readonly string[];
 }
 
+const FENCING_TESTS = ['test/fencing/**/*.test.ts'];
+
 export const MUTATION_FOLDERS: readonly MutationFolder[] = [
-  { name: 'detector', mutate: ['src/detector/**/*.ts'], tests: ['test/detector/**/*.test.ts'] },
-  { name: 'sim-metrics', mutate: ['src/sim/metrics.ts'], tests: ['test/sim/metrics*.test.ts'] },
+  {
+    name: 'detector',
+    folder: 'src/detector',
+    mutate: ['src/detector/**/*.ts'],
+    tests: ['test/detector/**/*.test.ts'],
+  },
+  {
+    name: 'sim-metrics',
+    folder: 'src/sim/metrics.ts',
+    mutate: ['src/sim/metrics.ts'],
+    tests: ['test/sim/metrics*.test.ts'],
+  },
   {
     name: 'heartbeat',
+    folder: 'src/heartbeat',
     mutate: ['src/heartbeat/**/*.ts'],
     // The heartbeat wire format and the monitor's option checks test the core through its messages.
     tests: [
@@ -25,9 +44,11 @@ export const MUTATION_FOLDERS: readonly MutationFolder[] = [
       'test/node/heartbeat-monitor-options.test.ts',
     ],
   },
-  { name: 'wire', mutate: ['src/wire/**/*.ts'], tests: ['test/wire/**/*.test.ts'] },
-  { name: 'fencing', mutate: ['src/fencing/**/*.ts'], tests: ['test/fencing/**/*.test.ts'] },
-  { name: 'swim', mutate: ['src/swim/**/*.ts'], tests: ['test/swim/**/*.test.ts'] },
+  { name: 'wire', folder: 'src/wire', mutate: ['src/wire/**/*.ts'], tests: ['test/wire/**/*.test.ts'] },
+  { name: 'fencing-sql', folder: 'src/fencing', mutate: ['src/fencing/sql/**/*.ts'], tests: FENCING_TESTS },
+  { name: 'fencing-cas', folder: 'src/fencing', mutate: ['src/fencing/cas/**/*.ts'], tests: FENCING_TESTS },
+  { name: 'fencing-lease', folder: 'src/fencing', mutate: ['src/fencing/*.ts'], tests: FENCING_TESTS },
+  { name: 'swim', folder: 'src/swim', mutate: ['src/swim/**/*.ts'], tests: ['test/swim/**/*.test.ts'] },
 ];
 
 /** The report of folder `name`: Stryker's JSON report, which is also its incremental file. */

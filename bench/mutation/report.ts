@@ -187,15 +187,19 @@ function main(): void {
     check: { kind: 'boolean' },
   });
   const asked = flags.get('folder');
-  const folders = MUTATION_FOLDERS.filter((f) => !Array.isArray(asked) || asked.includes(f.name));
-  const scores: FolderScore[] = [];
-  const survivors: Survivor[] = [];
-  for (const folder of folders) {
-    const path = reportPath(folder.name);
+  const runs = MUTATION_FOLDERS.filter((f) => !Array.isArray(asked) || asked.includes(f.name));
+  const byFolder = new Map<string, Report['files']>();
+  for (const run of runs) {
+    const path = reportPath(run.name);
     if (!existsSync(path)) continue;
     const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
-    scores.push(scoreOf(folder.mutate.join(' '), report));
-    survivors.push(...survivorsOf(report, EQUIVALENTS));
+    byFolder.set(run.folder, { ...byFolder.get(run.folder), ...report.files });
+  }
+  const scores: FolderScore[] = [];
+  const survivors: Survivor[] = [];
+  for (const [folder, files] of byFolder) {
+    scores.push(scoreOf(folder, { files }));
+    survivors.push(...survivorsOf({ files }, EQUIVALENTS));
   }
   const header = ['folder', 'score %', 'killed', 'timeout', 'survived', 'no cov', 'invalid'];
   const rows = scores.map((r) => [
@@ -215,10 +219,9 @@ function main(): void {
       `${s.file}:${s.line}:${s.column}  ${s.status}  ${s.mutator}  ${JSON.stringify(s.original)} -> ${JSON.stringify(s.replacement)}`,
     );
   }
-  // A folder left out has no survivors here, so only its own lines can be judged stale.
-  const judged = EQUIVALENTS.filter((e) =>
-    folders.some((f) => e.file.startsWith(f.mutate[0]!.replace(/\*.*$/, ''))),
-  );
+  // Only a file some report covers can show a line stale: a folder left out has no survivors here.
+  const reported = new Set([...byFolder.values()].flatMap((files) => Object.keys(files).map(relative)));
+  const judged = EQUIVALENTS.filter((e) => reported.has(e.file));
   const stale = unused(judged, survivors);
   for (const e of stale)
     console.log(`stale disposition: ${e.file} ${e.mutator} ${JSON.stringify(e.original)}`);
