@@ -29,6 +29,29 @@ function describeValue(value: unknown): string {
 }
 
 /**
+ * The value an option received, with its type, for a message: `"5" (a string)`, `5 (a number)`,
+ * `undefined`, `an array`, `an object`. Primitives are shown because the typo is usually in them; objects
+ * are not, since they can be large or hold secrets.
+ */
+export function describeReceived(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return `${JSON.stringify(value)} (a string)`;
+    case 'number':
+    case 'boolean':
+      return `${String(value)} (a ${typeof value})`;
+    case 'bigint':
+      return `${String(value)}n (a bigint)`;
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+/**
  * Returns `value` when it is a number within `range`, otherwise throws.
  *
  * @param owner - what the option belongs to, for the message (e.g. `PhiAccrualDetector`)

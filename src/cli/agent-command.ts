@@ -9,7 +9,7 @@ import { InvalidOptionError, NetworkError } from '../errors.js';
 import { createNode, type SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
 import { checkSeed } from '../transport/resolve.js';
-import { listFlag, parseFlags, stringFlag, UsageError } from './args.js';
+import { commandFlags, listFlag, stringFlag, UsageError } from './args.js';
 import { readKeyringFile } from './keyring-file.js';
 
 /** One stdout line: the event shape of docs/design.md, "Command line". */
@@ -37,7 +37,7 @@ const PROFILES: readonly ProfileName[] = ['lan', 'wan', 'local'];
 
 /** Runs the agent until a signal; resolves once it is started and joined (or joining). */
 export async function runAgentCommand(argv: readonly string[], io: AgentIo): Promise<SwimNode | undefined> {
-  const flags = parseFlags('fdkit agent', argv, {
+  const flags = commandFlags('fdkit agent', argv, {
     name: { kind: 'string' },
     bind: { kind: 'string' },
     advertise: { kind: 'string' },

@@ -11,6 +11,14 @@ export class UsageError extends Error {
   readonly code = 'FDKIT_USAGE';
 }
 
+/**
+ * `--help` or `-h` was given: not a mistake. Thrown from wherever the flags are read, so that a command
+ * stops before it checks or starts anything; the CLI prints the command's usage and exits with status 0.
+ */
+export class HelpRequested extends Error {
+  override readonly name = 'HelpRequested';
+}
+
 /** What one flag takes, and the range of a numeric value. */
 export interface FlagSpec {
   /** `list` takes a value each time it is given, and splits each on commas. */
@@ -37,22 +45,8 @@ export function parseFlags(
   argv: readonly string[],
   specs: Readonly<Record<string, FlagSpec>>,
 ): ParsedFlags {
-  const options: Record<string, { type: 'boolean' | 'string'; short?: string }> = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    options[name] = {
-      type: spec.kind === 'boolean' ? 'boolean' : 'string',
-      ...(spec.short === undefined ? {} : { short: spec.short }),
-    };
-  }
-  const { tokens } = parseArgs({
-    args: [...argv],
-    options,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
   const parsed: ParsedFlags = new Map();
-  for (const token of tokens) {
+  for (const token of tokensOf(argv, specs)) {
     const spec = token.kind === 'option' ? specs[token.name] : undefined;
     if (token.kind !== 'option' || spec === undefined) {
       const known = Object.keys(specs).map((k) => `--${k}`);
@@ -78,6 +72,34 @@ export function parseFlags(
     parsed.set(token.name, spec.kind === 'string' ? raw : parseNumber(program, flag, raw, spec));
   }
   return parsed;
+}
+
+/**
+ * {@link parseFlags} for a command of `fdkit`, which also takes `--help` and `-h`. Help given anywhere
+ * among the flags (not as the value of one: `--meta -h` is metadata) wins over every mistake beside it,
+ * as in git and npm: it throws {@link HelpRequested} before any flag is judged.
+ */
+export function commandFlags(
+  program: string,
+  argv: readonly string[],
+  specs: Readonly<Record<string, FlagSpec>>,
+): ParsedFlags {
+  const withHelp = { ...specs, help: { kind: 'boolean', short: 'h' } } as const;
+  if (tokensOf(argv, withHelp).some((t) => t.kind === 'option' && t.name === 'help')) {
+    throw new HelpRequested(`${program} --help`);
+  }
+  return parseFlags(program, argv, withHelp);
+}
+
+function tokensOf(argv: readonly string[], specs: Readonly<Record<string, FlagSpec>>) {
+  const options: Record<string, { type: 'boolean' | 'string'; short?: string }> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    options[name] = {
+      type: spec.kind === 'boolean' ? 'boolean' : 'string',
+      ...(spec.short === undefined ? {} : { short: spec.short }),
+    };
+  }
+  return parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true }).tokens;
 }
 
 function parseNumber(program: string, flag: string, raw: string, spec: FlagSpec): number {

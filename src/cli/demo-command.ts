@@ -3,7 +3,7 @@
  * `fdkit demo detector`, the phi-accrual detector in virtual time (`detector-demo.ts`).
  */
 import { systemClock } from '../runtime/system.js';
-import { numberFlag, parseFlags } from './args.js';
+import { commandFlags, numberFlag } from './args.js';
 import { runClusterDemo } from './demo/cluster-demo.js';
 import type { Terminal } from './demo/output.js';
 import { demoScenario } from './demo/scenario.js';
@@ -23,7 +23,7 @@ export async function runDemoCommand(argv: readonly string[], io: DemoIo): Promi
   const closed = new AbortController();
   io.stdout.on('error', (error) => closed.abort(new Error(`stdout failed (${error.message})`)));
   if (argv[0] === 'detector') {
-    const flags = parseFlags('fdkit demo detector', argv.slice(1), {
+    const flags = commandFlags('fdkit demo detector', argv.slice(1), {
       seed: { kind: 'integer', min: 0 },
       'pause-ms': { kind: 'number', min: 0, max: 20_000 },
     });
@@ -35,7 +35,7 @@ export async function runDemoCommand(argv: readonly string[], io: DemoIo): Promi
     });
     return 0;
   }
-  const flags = parseFlags('fdkit demo', argv, { plain: { kind: 'boolean' } });
+  const flags = commandFlags('fdkit demo', argv, { plain: { kind: 'boolean' } });
   const stdout = io.stdout;
   const live = flags.get('plain') !== true && stdout.isTTY === true;
   return runClusterDemo({

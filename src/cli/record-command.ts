@@ -10,7 +10,7 @@ import { InvalidOptionError, NetworkError } from '../errors.js';
 import { recordTraces } from '../node/trace-recording.js';
 import { formatTrace } from '../trace/trace-format.js';
 import { normalizeAddress } from '../transport/address.js';
-import { listFlag, numberFlag, parseFlags, stringFlag, UsageError } from './args.js';
+import { commandFlags, listFlag, numberFlag, stringFlag, UsageError } from './args.js';
 import type { CommandIo } from './trace-command.js';
 import { formatDuration } from './tune/format.js';
 
@@ -30,7 +30,7 @@ export async function runRecordCommand(
   signal: AbortSignal,
 ): Promise<number> {
   const command = 'record';
-  const flags = parseFlags(`fdkit ${command}`, argv, {
+  const flags = commandFlags(`fdkit ${command}`, argv, {
     bind: { kind: 'string' },
     peer: { kind: 'list' },
     seconds: { kind: 'number', min: 0.001, max: WEEK_S },

@@ -8,7 +8,7 @@ import { type FaultRequest, planFaults } from '../sim/faults.js';
 import type { SimulationReport } from '../sim/report.js';
 import { Simulation } from '../sim/simulation.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
-import { numberFlag, parseFlags, stringFlag, UsageError } from './args.js';
+import { commandFlags, numberFlag, stringFlag, UsageError } from './args.js';
 
 /** How often progress is printed, in wall-clock milliseconds. */
 const PROGRESS_EVERY_MS = 2000;
@@ -35,7 +35,7 @@ export function runSimCommand(
   out: (text: string) => void,
   err: (text: string) => void,
 ): void {
-  const flags = parseFlags('fdkit sim', argv, {
+  const flags = commandFlags('fdkit sim', argv, {
     nodes: { kind: 'integer', min: 2, max: 20_000 },
     seconds: { kind: 'number', min: 1, max: 86_400 },
     seed: { kind: 'integer', min: 0 },

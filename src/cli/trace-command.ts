@@ -15,7 +15,7 @@ import { summarizeTrace } from '../trace/summary.js';
 import type { Trace } from '../trace/trace.js';
 import { formatTrace, parseTrace } from '../trace/trace-format.js';
 import { createDetector } from '../tune/detector-config.js';
-import { numberFlag, parseFlags, stringFlag, UsageError } from './args.js';
+import { commandFlags, HelpRequested, numberFlag, stringFlag, UsageError } from './args.js';
 import { parseDetectorSpec } from './detector-spec.js';
 import { formatDuration } from './tune/format.js';
 
@@ -33,6 +33,7 @@ export function runTraceCommand(argv: readonly string[], io: CommandIo): number 
   const [sub, ...rest] = argv;
   if (sub === 'generate') return generate(rest, io);
   if (sub === 'replay') return replay(rest, io);
+  if (sub === '--help' || sub === '-h') throw new HelpRequested('fdkit trace --help');
   throw new UsageError(
     `fdkit trace: expected 'generate' or 'replay', got ${sub === undefined ? 'nothing' : `'${sub}'`}`,
   );
@@ -57,7 +58,7 @@ function asUsage<T>(command: string, make: () => T): T {
 
 function generate(argv: readonly string[], io: CommandIo): number {
   const command = 'trace generate';
-  const flags = parseFlags(`fdkit ${command}`, argv, {
+  const flags = commandFlags(`fdkit ${command}`, argv, {
     out: { kind: 'string' },
     seconds: { kind: 'number', min: 0.001, max: 30 * DAY_S },
     seed: { kind: 'integer', min: 0 },
@@ -177,7 +178,7 @@ export function readTraceFile(command: string, file: string, io: CommandIo): Tra
 
 function replay(argv: readonly string[], io: CommandIo): number {
   const command = 'trace replay';
-  const flags = parseFlags(`fdkit ${command}`, argv, {
+  const flags = commandFlags(`fdkit ${command}`, argv, {
     trace: { kind: 'string' },
     detector: { kind: 'string' },
   });

@@ -11,7 +11,7 @@ import { stopwatch } from '../runtime/system.js';
 import { prepareTrace, replayTrace } from '../trace/replay.js';
 import { createDetector, DETECTOR_FAMILIES, describeParameters } from '../tune/detector-config.js';
 import { type DetectionStat, type TuneResult, tuneDetectors } from '../tune/tune.js';
-import { numberFlag, parseFlags, stringFlag, UsageError } from './args.js';
+import { commandFlags, numberFlag, stringFlag, UsageError } from './args.js';
 import { type CommandIo, readTraceFile } from './trace-command.js';
 import { FAMILY_STYLES } from './tune/families.js';
 import { formatDuration, formatProbability, formatRate, usageOf } from './tune/format.js';
@@ -25,7 +25,7 @@ const PROGRESS_EVERY_MS = 1000;
 
 /** Runs `fdkit tune`; returns the exit status (usage mistakes throw a `UsageError`). */
 export function runTuneCommand(argv: readonly string[], io: CommandIo, version: string): number {
-  const flags = parseFlags('fdkit tune', argv, {
+  const flags = commandFlags('fdkit tune', argv, {
     trace: { kind: 'string' },
     'target-detection': { kind: 'number', min: 0.001 },
     'max-mistakes-per-hour': { kind: 'number', min: 0 },

@@ -72,3 +72,4 @@ export {
   type FencingToken,
   type TokenHolder,
 } from '../fencing/token.js';
+export type { LogBindings, Logger } from '../runtime/logger.js';

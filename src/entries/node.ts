@@ -85,6 +85,7 @@ export {
   type RankFunction,
 } from '../omega/leader-options.js';
 export { DEFAULT_PRIORITY, priorityFromMeta } from '../omega/priority.js';
+export type { LogBindings, Logger } from '../runtime/logger.js';
 export type { MemberInfo } from '../swim/core.js';
 export type { MessageEvent, SwimEvent } from '../swim/events.js';
 export * from '../transport/index.js';

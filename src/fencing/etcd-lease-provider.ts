@@ -19,11 +19,11 @@
  */
 import { hostname } from 'node:os';
 import type { Watcher } from 'etcd3';
-import { type Logger, pino } from 'pino';
 import { abortable } from '../abortable.js';
 import { InvalidArgumentError, InvalidOptionError, LifecycleError } from '../errors.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
+import { checkLogger, childLogger, type Logger, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
 import { type Etcd3Module, loadEtcd3, unavailable } from './etcd-client.js';
 import { type EtcdLease, HeldEtcdLease } from './etcd-lease.js';
@@ -43,7 +43,10 @@ export interface EtcdLeaseProviderOptions {
   readonly owner?: string;
   /** Monotonic time and timers for deadlines and keep-alives. Default the system clock. */
   readonly clock?: Clock;
-  /** A pino logger; leases log through `child({ component: 'lease' })`. Silent by default. */
+  /**
+   * Where leases log: a pino logger, `console`, or anything with their methods (see {@link Logger}).
+   * Every line carries `component: 'lease'`. Silent by default.
+   */
   readonly logger?: Logger;
   /**
    * The upper bits of every token, an integer from 0 to 524,287 (default 0): token = epoch × 2^44 + the
@@ -291,7 +294,8 @@ export async function createEtcdLeaseProvider(
     options.epoch === undefined
       ? 0
       : checkNumber(OWNER, 'epoch', options.epoch, { min: 0, max: ETCD_EPOCH_MAX, integer: true });
-  const log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'lease' });
+  checkLogger(OWNER, options.logger);
+  const log = childLogger(options.logger ?? silentLogger, { component: 'lease' });
   const etcd = await loadEtcd3();
   const client = new etcd.Etcd3({ hosts });
   return new EtcdLeaseProvider(etcd, client, options.clock ?? systemClock, log, keyPrefix, owner, epoch);

@@ -11,10 +11,10 @@
  */
 import { EventEmitter } from 'node:events';
 import type { IDuplexStream, ILeaseKeepAliveRequest, ILeaseKeepAliveResponse, Watcher } from 'etcd3';
-import type { Logger } from 'pino';
 import { abortable } from '../abortable.js';
 import { LeaseError } from '../errors.js';
 import type { Clock, Timer } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
 import { type Etcd3Module, unavailable } from './etcd-client.js';
 import type { Lease, ReleaseOptions } from './lease.js';
 import { type LeaseEventMap, type LeaseStateName, LeaseStateTracker } from './lease-state.js';

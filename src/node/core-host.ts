@@ -4,9 +4,9 @@
  * core, the event streams, and the envelope of every inbound message (decode, count and log the drops).
  * Each of them composes one and keeps only its own protocol's wiring and public methods.
  */
-import { type Logger, pino } from 'pino';
 import { InvalidArgumentError, type LifecycleCode, LifecycleError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
+import { childLogger, type Logger, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
 import { createNetTransport } from '../transport/net-transport.js';
 import type { TransportOptions } from '../transport/options.js';
@@ -60,7 +60,7 @@ export class CoreHost<C extends HostedCore, E> {
 
   /**
    * @param owner - the public class, named in lifecycle errors
-   * @param component - the logger's `component`
+   * @param component - the `component` field of every line the host logs
    * @param beforeClose - runs once the core stopped, while the transport is still open
    */
   constructor(
@@ -69,7 +69,7 @@ export class CoreHost<C extends HostedCore, E> {
     private readonly options: HostOptions,
     private readonly beforeClose?: () => void,
   ) {
-    this.log = (options.logger ?? pino({ level: 'silent' })).child({ component });
+    this.log = childLogger(options.logger ?? silentLogger, { component });
     this.clock = options.clock ?? systemClock;
   }
 

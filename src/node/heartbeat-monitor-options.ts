@@ -2,7 +2,6 @@
  * Options of {@link createHeartbeatMonitor}, their defaults and their validation: everything a caller can
  * get wrong is rejected here, before a socket is bound, with an error that names the option.
  */
-import type { Logger } from 'pino';
 import { InvalidArgumentError, InvalidOptionError, NetworkError } from '../errors.js';
 import { HEARTBEAT_CONFIG_KEYS, type HeartbeatConfig, resolveHeartbeatConfig } from '../heartbeat/config.js';
 import type { PeerSpec } from '../heartbeat/heartbeat-core.js';
@@ -10,6 +9,7 @@ import { checkMemberName, checkStartIncarnation } from '../membership/identity.j
 import { isWireText, NAME_BYTES_MAX } from '../membership/limits.js';
 import { checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
+import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { normalizeAddress } from '../transport/address.js';
 import type { Keyring } from '../wire/keyring.js';
@@ -47,7 +47,10 @@ export interface HeartbeatMonitorOptions extends Partial<HeartbeatConfig> {
    * (`src/membership/freeze-guard.ts`). Default true.
    */
   readonly freezeGuard?: boolean;
-  /** A pino logger; the monitor logs through `child({ component: 'heartbeat' })`. Silent by default. */
+  /**
+   * Where the monitor logs: a pino logger, `console`, or anything with their methods (see
+   * {@link Logger}). Every line carries a `component` field (`heartbeat`, `transport`). Silent by default.
+   */
   readonly logger?: Logger;
   /** Makes the transport; the default binds real UDP and TCP. Tests pass an in-memory network's. */
   readonly transport?: TransportFactory;
@@ -110,6 +113,7 @@ export function resolveHeartbeatMonitorOptions(
   if (options.name !== undefined) checkMemberName(OWNER, options.name);
   if (options.incarnation !== undefined) checkStartIncarnation(OWNER, options.incarnation);
   checkTransportFactory(OWNER, options.transport);
+  checkLogger(OWNER, options.logger);
   if (options.freezeGuard !== undefined && typeof options.freezeGuard !== 'boolean') {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',

@@ -2,11 +2,11 @@
  * Options of {@link createNode}, their defaults and their validation: everything a caller can get wrong is
  * rejected here, before a socket is bound, with an error that names the option.
  */
-import type { Logger } from 'pino';
 import { InvalidOptionError } from '../errors.js';
 import { checkMemberMeta, checkMemberName, checkStartIncarnation } from '../membership/identity.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
+import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
@@ -55,7 +55,10 @@ export interface NodeOptions {
    * so that a member restarted under the same name outranks what is remembered of its previous life.
    */
   readonly incarnation?: number;
-  /** A pino logger; the node logs through `child({ component })` per module. Silent by default. */
+  /**
+   * Where the node logs: a pino logger, `console`, or anything with their methods (see {@link Logger}).
+   * Every line carries a `component` field (`node`, `transport`). Silent by default.
+   */
   readonly logger?: Logger;
   /** Makes the transport; the default binds real UDP and TCP. Tests pass an in-memory network's. */
   readonly transport?: TransportFactory;
@@ -156,6 +159,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   if (options.meta !== undefined) checkMemberMeta(OWNER, options.meta);
   if (options.incarnation !== undefined) checkStartIncarnation(OWNER, options.incarnation);
   checkTransportFactory(OWNER, options.transport);
+  checkLogger(OWNER, options.logger);
   checkLocalHealthOption(OWNER, options.localHealth);
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,

@@ -1,6 +1,6 @@
 /**
  * A SWIM member on the network: the unchanged sans-I/O core (`src/swim/core.ts`) wired to a transport
- * (UDP for probes and gossip, TCP for state sync), the wire codec, the system clock and a pino logger.
+ * (UDP for probes and gossip, TCP for state sync), the wire codec, the system clock and a logger.
  * This file is the only place where those meet; the protocol itself knows none of them.
  */
 import { EventEmitter } from 'node:events';

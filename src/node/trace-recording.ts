@@ -9,7 +9,6 @@
  * both send heartbeats with the same codec. They should send at the interval given here, which the traces
  * state in their header.
  */
-import { pino } from 'pino';
 import { InvalidOptionError } from '../errors.js';
 import type { MemberEvent } from '../membership/events.js';
 import { checkNumber } from '../options.js';
@@ -103,7 +102,6 @@ export async function recordTraces(options: RecordTracesOptions): Promise<Trace[
     peers,
     intervalMs,
     clock,
-    logger: pino({ level: 'silent' }),
     ...(options.name === undefined ? {} : { name: options.name }),
     transport: async (transportOptions) =>
       tap(await factory(transportOptions), (bytes, from) => {

@@ -5,12 +5,14 @@
 import type { NetworkError } from '../errors.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
+import { checkLogger, childLogger, type LogBindings, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
 import { type HostPort, parseAddress } from './address.js';
 
 /**
- * The part of a pino logger a transport uses; a pino `Logger` fits. Transports log at `debug` what they
- * count (drops, send errors) and at `warn` what an operator should see (a handler that throws).
+ * The part of fdkit's `Logger` a transport uses: any `Logger` fits, a pino logger and `console` too.
+ * Transports log at `debug` what they count (drops, send errors) and at `warn` what an operator should
+ * see (a handler that throws).
  */
 export interface TransportLogger {
   /** Logs what the transport counts anyway (a drop, a send error), with structured `fields`. */
@@ -18,7 +20,7 @@ export interface TransportLogger {
   /** Logs what an operator should see (a handler that threw), with structured `fields`. */
   warn(fields: object, message: string): void;
   /** A logger that adds `bindings` to every line; the transport logs through one when it can. */
-  child?(bindings: Record<string, unknown>): TransportLogger;
+  child?(bindings: LogBindings): TransportLogger;
 }
 
 /** Options every transport takes. */
@@ -48,7 +50,10 @@ export interface TransportOptions {
   readonly maxInboundStreams?: number;
   /** Clock for the timeouts. Default the system clock. */
   readonly clock?: Clock;
-  /** A pino (or compatible) logger; the transport logs through `child({ component: 'transport' })`. */
+  /**
+   * Where the transport logs: a pino logger, `console`, or anything with `debug` and `warn`. Every line
+   * carries `component: 'transport'`. Silent by default.
+   */
   readonly logger?: TransportLogger;
   /**
    * Called for each datagram that could not be sent, with a `NetworkError` of code `FDKIT_SEND_FAILED` or
@@ -104,11 +109,6 @@ export interface ResolvedTransportOptions {
 
 const HOUR_MS = 3_600_000;
 
-const silentLogger: TransportLogger = {
-  debug: () => {},
-  warn: () => {},
-};
-
 /**
  * Validates `options` of the transport named `owner`, which also accepts `extraKeys`. Throws an
  * `InvalidOptionError` for a wrong or unknown option and a `NetworkError` `FDKIT_BAD_ADDRESS` for a bad
@@ -127,7 +127,7 @@ export function resolveTransportOptions(
       : parseAddress(options.advertise, { allowPortZero: true, label: `${owner}: advertise address` });
   const number = (option: keyof typeof TRANSPORT_DEFAULTS, min: number, max: number, integer: boolean) =>
     checkNumber(owner, option, options[option] ?? TRANSPORT_DEFAULTS[option], { min, max, integer });
-  const logger = options.logger ?? silentLogger;
+  checkLogger(owner, options.logger, ['debug', 'warn']);
   return {
     bind,
     advertise,
@@ -137,7 +137,7 @@ export function resolveTransportOptions(
     streamTimeoutMs: number('streamTimeoutMs', 1, HOUR_MS, false),
     maxInboundStreams: number('maxInboundStreams', 1, 65_536, true),
     clock: options.clock ?? systemClock,
-    logger: logger.child?.({ component: 'transport' }) ?? logger,
+    logger: childLogger<'debug' | 'warn'>(options.logger ?? silentLogger, { component: 'transport' }),
     onSendError: options.onSendError,
   };
 }
