@@ -26,7 +26,7 @@ beforeAll(() => {
 });
 
 describe('the npm tarball', () => {
-  it('ships the build, the CLI, the README, the LICENSE and the documentation pages', () => {
+  it('ships the build, the require() stubs, the CLI, the README, the LICENSE and the documentation pages', () => {
     for (const file of [
       'package.json',
       'README.md',
@@ -37,7 +37,12 @@ describe('the npm tarball', () => {
       'docs/design.md',
       'docs/detectors.md',
       'docs/tune-chart.svg',
-      ...['detector', 'swim', 'node', 'sim', 'fencing', 'tune'].map((s) => `dist/entries/${s}.js`),
+      'cjs/index.cjs',
+      'cjs/require-esm.cjs',
+      ...['detector', 'swim', 'node', 'sim', 'fencing', 'tune'].flatMap((s) => [
+        `dist/entries/${s}.js`,
+        `cjs/${s}.cjs`,
+      ]),
     ]) {
       expect(shipped, file).toContain(file);
     }
