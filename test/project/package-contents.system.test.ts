@@ -71,6 +71,17 @@ describe('the npm tarball', () => {
     expect(maps.length).toBe(2 * [...shipped].filter((path) => /^src\/.*\.ts$/.test(path)).length);
   });
 
+  it('ships declarations whose comments name no src/ path, which means nothing in node_modules', () => {
+    const declarations = [...shipped].filter((path) => path.endsWith('.d.ts'));
+    const mentions = declarations.flatMap((path) =>
+      readFileSync(join(ROOT, path), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bsrc\//.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(mentions).toEqual([]);
+    expect(declarations).toContain('dist/index.d.ts');
+  });
+
   it('has relative links in its Markdown only to files it ships', () => {
     const broken: string[] = [];
     for (const page of [...shipped].filter((path) => path.endsWith('.md'))) {
