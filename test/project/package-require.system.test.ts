@@ -115,7 +115,8 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
   writeFileSync(join(project, 'consumer.cjs'), CONSUMER);
   return () => rmSync(project, { recursive: true, force: true });
-});
+  // Packing takes seconds, more beside other suites; a hook's default 10 s is not always enough.
+}, 60_000);
 
 describe.runIf(REQUIRE_ESM)('require() of fdkit where Node can require an ES module', () => {
   it('node -e "require(\'fdkit\')" works', () => {
