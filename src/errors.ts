@@ -122,7 +122,7 @@ export class NetworkError extends Error {
 }
 
 /**
- * A trace (`src/trace/trace.ts`) could not be read: a line is not JSON, a field is missing or out of
+ * A trace ({@link Trace}) could not be read: a line is not JSON, a field is missing or out of
  * range, or arrivals go back in time. `line` is the 1-based line number (0 when the text is empty) and
  * the message starts with `source:line:` so that an editor can jump to it. Its `code` is always
  * `FDKIT_BAD_TRACE`.

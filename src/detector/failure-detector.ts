@@ -28,7 +28,7 @@ export interface FailureDetector {
    * The first time at which the detector holds the peer unavailable if no further heartbeat arrives: from
    * then on `isAvailable` is false until the next heartbeat (suspicion only grows with the silence).
    * +Infinity before the first heartbeat, since a peer never heard from is available. Optional: the trace
-   * replay (`src/trace/replay.ts`) uses it to evaluate a detector exactly, and searches `isAvailable` for
+   * replay (`replayTrace` of fdkit/tune) uses it to evaluate a detector exactly, and searches `isAvailable` for
    * detectors that lack it.
    */
   unavailableAtMs?(): number;

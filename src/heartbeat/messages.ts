@@ -1,5 +1,5 @@
 /**
- * The one message of the heartbeat monitor, as plain data; the wire codec (`src/wire/`) turns it into
+ * The one message of the heartbeat monitor, as plain data; the wire codec (docs/design.md, "Wire") turns it into
  * bytes. A heartbeat says who sends it, where it can be reached, which life of the sender this is and
  * which beat of that life.
  */

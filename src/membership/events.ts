@@ -1,6 +1,6 @@
 /**
- * Member transitions, as both membership protocols report them: SWIM (`src/swim/`) and the heartbeat
- * monitor (`src/heartbeat/`) speak the same {@link MemberEvent}, so one consumer serves both. Every
+ * Member transitions, as both membership protocols report them: SWIM and the heartbeat
+ * monitor speak the same {@link MemberEvent}, so one consumer serves both. Every
  * transition carries enough to explain it afterwards: the previous state, the cause, who accused, how
  * many members confirmed, and the local health at the time.
  */

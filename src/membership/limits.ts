@@ -1,6 +1,6 @@
 /**
  * Bounds the protocol puts on what a member says about itself: its name, its address, its metadata and
- * application payloads. The wire codec (`src/wire/limits.ts`) enforces the same bounds on what arrives,
+ * application payloads. The wire codec (docs/design.md, "Wire") enforces the same bounds on what arrives,
  * so a member can never be configured into saying something its peers would drop.
  */
 

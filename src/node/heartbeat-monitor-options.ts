@@ -44,7 +44,7 @@ export interface HeartbeatMonitorOptions extends Partial<HeartbeatConfig> {
   readonly incarnation?: number;
   /**
    * Convict nobody on silence from before a freeze of this process until fresh heartbeats came in
-   * (`src/membership/freeze-guard.ts`). Default true.
+   * (the freeze guard of docs/membership.md). Default true.
    */
   readonly freezeGuard?: boolean;
   /**

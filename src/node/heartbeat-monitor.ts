@@ -1,5 +1,5 @@
 /**
- * The heartbeat monitor on the network: the sans-I/O core (`src/heartbeat/heartbeat-core.ts`) wired to a
+ * The heartbeat monitor on the network: the sans-I/O heartbeat core wired to a
  * transport (UDP datagrams), the wire codec (behind the sealer with a keyring), the system clock, GC-pause
  * local health and a logger, with the same events, event stream, lifecycle and typed errors as the
  * SWIM node beside it. This file is the only place where those meet for the monitor.

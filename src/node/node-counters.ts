@@ -59,7 +59,7 @@ export interface NodeCounters {
   fallbackAcks: number;
   /** Other members' fallback pings that this member answered. */
   fallbackPingsAnswered: number;
-  /** Watches opened on the members this one watches: the death watch (`src/swim/death-watch.ts`). */
+  /** Watches opened on the members this one watches: the death watch (docs/membership.md, "Kernel evidence"). */
   watchesOpened: number;
   /** Watches that ended `closed`: the watched member's host closed the connection (its process ended). */
   watchesClosed: number;

@@ -1,5 +1,5 @@
 /**
- * A SWIM member on the network: the unchanged sans-I/O core (`src/swim/core.ts`) wired to a transport
+ * A SWIM member on the network: the unchanged sans-I/O core ({@link SwimCore}) wired to a transport
  * (UDP for probes and gossip, TCP for state sync), the wire codec, the system clock and a logger.
  * This file is the only place where those meet; the protocol itself knows none of them.
  */

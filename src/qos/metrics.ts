@@ -1,7 +1,7 @@
 /**
  * The quality-of-service metrics of a failure detector of Chen, Toueg and Aguilera ("On the quality of
  * service of failure detectors", IEEE Transactions on Computers, 2002), computed on a replay of a trace
- * (`src/trace/replay.ts`). The detector's output is piecewise constant (trust or suspect), so every
+ * ({@link replayTrace}). The detector's output is piecewise constant (trust or suspect), so every
  * metric is exact: sums of interval lengths, not samples.
  *
  * Speed:

@@ -42,7 +42,7 @@ export interface SimulationOptions {
   readonly trackPhi?: boolean;
   /** Every member adapts its probe timeout to round trips (off by default; see `adaptive-timeout.ts`). */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
-  /** Whether members use the freeze guard (`src/membership/freeze-guard.ts`). Default true; off to measure what it does. */
+  /** Whether members use the freeze guard (docs/membership.md). Default true; off to measure what it does. */
   readonly freezeGuard?: boolean;
   /**
    * Whether members watch their successors on the ring of names over held connections

@@ -50,7 +50,7 @@ export interface SwimCoreOptions {
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
   /**
    * After a freeze of this member (its timers fire more than a probe timeout late), convict nobody until
-   * a probe sent after it has been answered (see `src/membership/freeze-guard.ts`). Default true.
+   * a probe sent after it has been answered (the freeze guard of docs/membership.md). Default true.
    */
   readonly freezeGuard?: boolean;
   /**

@@ -1,6 +1,6 @@
 /**
  * What a SWIM member reports: member transitions (the vocabulary it shares with the heartbeat monitor,
- * in `src/membership/events.ts`) and application messages.
+ * {@link MemberEvent}) and application messages.
  */
 import type { MemberEvent } from '../membership/events.js';
 

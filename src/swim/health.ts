@@ -1,6 +1,6 @@
 /**
  * A SWIM member's view of its own health: Lifeguard's score, the freeze guard, and the late timers that
- * feed both (see `src/membership/`).
+ * feed both (docs/membership.md).
  */
 import { Awareness } from '../membership/awareness.js';
 import { FreezeGuard } from '../membership/freeze-guard.js';

@@ -1,7 +1,7 @@
 /**
  * Encoded sizes of messages, so that the protocol can fill a datagram up to `packetBytesMax` without
  * encoding anything. The sizes are those of MessagePack with every record encoded as an array of its
- * fields (the layout of `src/wire/`), so the estimate is exact for that codec and an upper bound for
+ * fields (the wire layout of docs/design.md), so the estimate is exact for that codec and an upper bound for
  * names and payloads within the usual limits.
  */
 import type { Packet, Update } from './messages.js';

@@ -1,9 +1,9 @@
 /**
- * The messages of the SWIM protocol, as plain data. The wire codec (`src/wire/`) turns them into bytes;
+ * The messages of the SWIM protocol, as plain data. The wire codec (docs/design.md, "Wire") turns them into bytes;
  * the simulator passes them by reference. Members are named by their unique name; addresses are opaque
  * strings that the transport understands (`host:port` over UDP). Names and addresses are 1 to 255 bytes
  * of well-formed UTF-8, incarnations and sequence numbers unsigned 32-bit integers; the decoder drops a
- * message with any field outside its bounds (`src/wire/limits.ts`), and the encoder refuses to write one.
+ * message with any field outside its bounds (the limits of docs/design.md, "Wire"), and the encoder refuses to write one.
  */
 
 /** A member announces (or someone relays) that it is alive at an incarnation, with its metadata. */

@@ -58,7 +58,7 @@ export class Suspicion {
    * @param accuser - the member that raised the suspicion; it does not count as a confirmation
    * @param expected - confirmations after which the timeout reaches its minimum (k)
    * @param onTimeout - runs once, when the timeout expires without the suspicion being cancelled, with
-   *   the time it was due (a frozen member's timers fire late; see `src/membership/freeze-guard.ts`)
+   *   the time it was due (a frozen member's timers fire late; see the freeze guard in docs/membership.md)
    */
   constructor(
     readonly accuser: string,

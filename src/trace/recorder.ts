@@ -1,12 +1,12 @@
 /**
  * Recording heartbeat traces between real members, sans-I/O: it is told each heartbeat that arrived
  * (when, from which address, what it said) and keeps, per monitored peer, the arrivals of that peer's
- * heartbeats as a trace (`trace.ts`). `src/node/trace-recording.ts` feeds it from the heartbeat monitor's
+ * heartbeats as a trace. The heartbeat monitor's trace recording (`fdkit record`) feeds it from its
  * socket; tests feed it directly.
  *
  * Every datagram of the life being recorded is kept, duplicates and reordered ones included (the replay
  * drops them, as the monitor does). A restart of the peer begins a new `life`; a straggler of a life
- * already replaced is left out, by the heartbeat monitor's rule (`src/heartbeat/peer.ts`).
+ * already replaced is left out, by the heartbeat monitor's rule (docs/heartbeat-monitor.md).
  */
 import type { Heartbeat } from '../heartbeat/messages.js';
 import { checkKnownKeys, checkNumber } from '../options.js';

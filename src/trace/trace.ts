@@ -1,6 +1,6 @@
 /**
  * Heartbeat traces: when the heartbeats of one sender arrived at one receiver. A trace is what the
- * quality-of-service metrics of a detector (`src/qos/`) are computed on and what `fdkit tune` sweeps
+ * quality-of-service metrics of a detector (docs/tuning.md) are computed on and what `fdkit tune` sweeps
  * detector settings over; it comes from the synthetic generator (`generate.ts`) or from a recording
  * between real members (`recorder.ts`, `fdkit record`), and is stored as JSON lines (`trace-format.ts`).
  *

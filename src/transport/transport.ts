@@ -2,7 +2,7 @@
  * The `Transport` interface: the only I/O seam of a SWIM member, after memberlist's `Transport`. It
  * moves opaque bytes between `host:port` addresses (see `address.ts`): unreliable datagrams for probes
  * and gossip, and reliable one-way stream messages for state sync. It knows nothing of their contents;
- * `src/wire/` does.
+ * the wire codec does.
  *
  * Two implementations pass the same conformance suite: UDP + TCP (`net-transport.ts`) and in-memory
  * (`memory.ts`).
@@ -114,7 +114,7 @@ export interface Transport {
    * Sends one message reliably over a new stream connection and resolves once the receiver has read the
    * whole frame and confirmed it by closing its side.
    *
-   * Rejects, never hangs, with a `NetworkError` (`src/errors.ts`): `FDKIT_BAD_ADDRESS`;
+   * Rejects, never hangs, with a {@link NetworkError}: `FDKIT_BAD_ADDRESS`;
    * `FDKIT_CONNECT_FAILED` when nobody listens or the connection is not open within `connectTimeoutMs`;
    * `FDKIT_STREAM_FAILED` when the receiver resets the connection (for example, the frame is above its
    * `streamBytesMax`, or it is at its connection limit); `FDKIT_STREAM_TIMEOUT` when the frame is not

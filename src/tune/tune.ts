@@ -1,7 +1,7 @@
 /**
  * Tuning detectors on a trace: every setting of a sweep (`grid.ts`) is replayed over the trace
- * (`src/trace/replay.ts`) and measured by the QoS metrics of Chen, Toueg and Aguilera
- * (`src/qos/metrics.ts`); per family, the settings that no other setting beats on both detection time
+ * ({@link replayTrace}) and measured by the QoS metrics of Chen, Toueg and Aguilera
+ * ({@link qosMetrics}); per family, the settings that no other setting beats on both detection time
  * and mistakes form the Pareto frontier (`frontier.ts`), and the recommendation is picked by the rule of
  * {@link TuneOptions}.
  *

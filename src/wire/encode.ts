@@ -1,6 +1,6 @@
 /**
  * The encoder: protocol messages to MessagePack bytes. Every record is a MessagePack array of its fields,
- * in the order `src/swim/message-size.ts` sizes them, so the core can fill a datagram to its budget
+ * in the order the core's message sizes count them, so the core can fill a datagram to its budget
  * without encoding anything: `encodePacket(p).length === packetBytes(p)` for every valid packet, and a
  * push-pull is exactly `pushPullBaseBytes + Σ snapshotEntryBytes` long (both checked by property tests).
  *
@@ -124,7 +124,7 @@ export function encodePacket(packet: Packet): Uint8Array {
 
 /**
  * Encodes a stream message (a push-pull, or a fallback ping or ack) as the body of a stream frame; the transport adds the frame's
- * length prefix (see `src/transport/frame.ts`).
+ * length prefix (the stream framing of docs/design.md, "Wire").
  *
  * @throws {@link InvalidArgumentError} when a field is out of its range, the member columns differ in
  *   length, or there are more than `MEMBERS_PER_PUSH_PULL_MAX` members.

@@ -4,7 +4,7 @@
  * and nothing from the network can make a member allocate or loop more than these allow.
  *
  * Names, addresses, metadata and payloads are bounded by the protocol's own limits
- * (`src/membership/limits.ts`), imported rather than repeated so that the two cannot drift apart.
+ * (the membership limits), imported rather than repeated so that the two cannot drift apart.
  */
 
 /** The protocol's own bounds on names, addresses, metadata and payloads, enforced here on input. */

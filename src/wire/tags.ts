@@ -37,7 +37,7 @@ export const MessageTag = {
   pushPull: 8,
   /**
    * `[V, 9, from, address, incarnation, nonce, seq]`: a beat of the heartbeat monitor
-   * (`src/heartbeat/`), a datagram of its own: never a SWIM packet, never part of a compound.
+   * (docs/heartbeat-monitor.md), a datagram of its own: never a SWIM packet, never part of a compound.
    */
   heartbeat: 9,
 } as const;
@@ -61,7 +61,7 @@ export const UpdateTag = {
 export type UpdateTagValue = (typeof UpdateTag)[keyof typeof UpdateTag];
 
 /**
- * State codes of the members of a push-pull: the codes of `src/membership/member-state.ts` (0 alive, 1 suspect,
+ * State codes of the members of a push-pull: the codes the membership layer keeps states in (0 alive, 1 suspect,
  * 2 dead, 3 left), which are therefore wire values too and append-only like the tags above. 4 and up are
  * rejected.
  */

@@ -2,7 +2,8 @@
  * The package's exports map: the root and one subpath per capability, each resolved the way a user's
  * `import` resolves it (the package imports itself by name, which Node and TypeScript allow for a
  * package with `name` and `exports`), each exporting its part of the API, and the small ones loading
- * only what they need.
+ * only what they need. A `require` of each leads to its stub in cjs/, which package-require.system.test.ts
+ * runs from an installed tarball.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,8 +43,13 @@ describe('package.json exports', () => {
     exports: Record<string, unknown>;
   };
 
-  it('maps the root and every capability to an entry file of dist/', () => {
+  it('maps the root and every capability to an entry file of dist/, and a require() of each to cjs/', () => {
     expect(pkg.name).toBe('fdkit');
+    expect(pkg.exports['.']).toEqual({
+      types: './dist/index.d.ts',
+      import: './dist/index.js',
+      require: './cjs/index.cjs',
+    });
     expect(Object.keys(pkg.exports).sort()).toEqual(
       ['.', './package.json', ...SUBPATHS.map((s) => `./${s}`)].sort(),
     );
@@ -51,6 +57,7 @@ describe('package.json exports', () => {
       expect(pkg.exports[`./${subpath}`]).toEqual({
         types: `./dist/entries/${subpath}.d.ts`,
         import: `./dist/entries/${subpath}.js`,
+        require: `./cjs/${subpath}.cjs`,
       });
     }
   });
