@@ -25,7 +25,10 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
   // Two cores, shared: one test process at a time leaves room for the rest of the machine.
   concurrency: 1,
-  timeoutMS: 60_000,
+  // A mutant that loops forever costs this much beyond twice its tests' own time, and the decoder's
+  // and the prober's loops give dozens of those: at 60 s they took half of a folder's run. 20 s still
+  // leaves a loaded machine room, so that a slow test is not taken for a loop (a timeout counts as caught).
+  timeoutMS: 20_000,
   timeoutFactor: 2,
   thresholds: { high: 80, low: 60, break: null },
   tempDirName: '.stryker-tmp',
