@@ -65,7 +65,8 @@ function checkHeartbeatTimestamp(owner: string, atMs: unknown, lastMs: number): 
 export class HeartbeatClock {
   /** Time of the last accepted heartbeat, in ms; NaN before the first. */
   lastMs = Number.NaN;
-  // Only a time the caller gave can come from another clock than the one a query reads.
+  // Only a time the caller gave can come from another clock than the one a query reads. A time read from
+  // the clock is never compared with it, even by a wall clock that was stepped back: that is no mismatch.
   private lastGiven = false;
 
   /** @param owner - the detector's class name, for messages */
@@ -117,7 +118,6 @@ export class HeartbeatClock {
       checkTimestamp(this.owner, method, now);
     }
     const ahead = this.lastMs - now;
-    // NaN before the first heartbeat, so never refused then.
     if (this.lastGiven && ahead > CLOCK_AHEAD_TOLERANCE_MS) {
       throw new ClockMismatchError(
         this.lastMs,
