@@ -28,7 +28,7 @@ export const MAX_TIMESTAMP_MS = Number.MAX_SAFE_INTEGER;
 const CLOCK_AHEAD_TOLERANCE_MS = 3_600_000;
 
 /** Throws unless `atMs`, the argument of `owner.method`, is a number within ±{@link MAX_TIMESTAMP_MS}. */
-export function checkTimestamp(owner: string, method: string, atMs: unknown): void {
+export function checkTimestamp(owner: string, method: string, atMs: unknown): asserts atMs is number {
   if (typeof atMs !== 'number') {
     throw new InvalidArgumentError(
       'atMs',
@@ -47,7 +47,7 @@ export function checkTimestamp(owner: string, method: string, atMs: unknown): vo
 /** Throws unless `atMs` is a valid timestamp not earlier than `lastMs` (NaN: no heartbeat yet). */
 function checkHeartbeatTimestamp(owner: string, atMs: unknown, lastMs: number): void {
   checkTimestamp(owner, 'heartbeat', atMs);
-  if ((atMs as number) < lastMs) {
+  if (atMs < lastMs) {
     throw new InvalidArgumentError(
       'atMs',
       `${owner}: heartbeat atMs ${atMs} is earlier than the previous one at ${lastMs} ms; ` +

@@ -210,8 +210,9 @@ export const DETECTOR: readonly Equivalent[] = [
     original: 'atMs < lastMs',
     replacement: 'atMs <= lastMs',
     why:
-      'every caller (chen.ts, fixed-timeout.ts, phi-accrual.ts) calls checkHeartbeatTimestamp only when ' +
-      '!(now >= last && now <= MAX_TIMESTAMP_MS): with atMs === lastMs that means atMs is beyond 2^53 − 1, ' +
+      'its only caller, HeartbeatClock.heartbeat, calls checkHeartbeatTimestamp only when ' +
+      "!(typeof now === 'number' && now >= this.lastMs && now <= MAX_TIMESTAMP_MS): with atMs === lastMs " +
+      'that means atMs is beyond 2^53 − 1, ' +
       'which checkTimestamp rejects on the line before, so equality never reaches this comparison',
   },
 
