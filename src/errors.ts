@@ -122,6 +122,40 @@ export class NetworkError extends Error {
 }
 
 /**
+ * A detector was asked to read its own clock, but its last heartbeat carried a timestamp from another
+ * clock: more than an hour ahead of the clock's reading, which one monotonic clock never is. Typically the
+ * heartbeats were given `Date.now()` (some 1.7e12 ms) while the detector reads `performance.now()` (ms
+ * since the process started), so the silence would come out negative and the peer would stay available
+ * forever. Give the detector that clock as its `clock` option and omit the timestamps, or pass the same
+ * clock's time to every query. Its `code` is always `FDKIT_CLOCK_MISMATCH`.
+ *
+ * @example
+ * ```ts
+ * const fd = new PhiAccrualDetector();
+ * fd.heartbeat(Date.now());
+ * try { fd.isAvailable(); }
+ * catch (e) { if (e instanceof ClockMismatchError) console.log(e.code); } // FDKIT_CLOCK_MISMATCH
+ * fd.isAvailable(Date.now()); // fine: the query says which time it is
+ * ```
+ */
+export class ClockMismatchError extends Error {
+  /** `'ClockMismatchError'`: the class name, kept through minification (for logs and `String(error)`). */
+  override readonly name = 'ClockMismatchError';
+  /** Stable machine-readable code. */
+  readonly code = 'FDKIT_CLOCK_MISMATCH';
+  /** The timestamp the last heartbeat was given, in ms. */
+  readonly heartbeatAtMs: number;
+  /** What the detector's clock read when the query was made, in ms. */
+  readonly clockNowMs: number;
+
+  constructor(heartbeatAtMs: number, clockNowMs: number, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.heartbeatAtMs = heartbeatAtMs;
+    this.clockNowMs = clockNowMs;
+  }
+}
+
+/**
  * A trace ({@link Trace}) could not be read: a line is not JSON, a field is missing or out of
  * range, or arrivals go back in time. `line` is the 1-based line number (0 when the text is empty) and
  * the message starts with `source:line:` so that an editor can jump to it. Its `code` is always

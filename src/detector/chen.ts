@@ -17,7 +17,7 @@ import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
-import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { HeartbeatClock, MAX_DURATION_MS } from './timestamp.js';
 import { settleUnavailableAt } from './unavailable-at.js';
 
 /** Options of {@link ChenDetector}. */
@@ -30,7 +30,10 @@ export interface ChenOptions {
   readonly intervalMs?: number;
   /** Δ assumed while only one arrival is known and `intervalMs` is not given. Default 1000. > 0. */
   readonly firstHeartbeatEstimateMs?: number;
-  /** Where time comes from when `atMs` is omitted. Default the system clock. */
+  /**
+   * Where time comes from when `atMs` is omitted. Default the system clock (`performance.now()`). Give the
+   * clock your heartbeat times come from, or pass `atMs` to every call: see {@link FailureDetector}.
+   */
   readonly clock?: Clock;
 }
 
@@ -53,11 +56,10 @@ export class ChenDetector implements FailureDetector {
   readonly windowSize: number;
   private readonly knownIntervalMs: number;
   private readonly firstHeartbeatEstimateMs: number;
-  private readonly clock: Clock;
+  private readonly time: HeartbeatClock;
   // Arrivals are stored relative to the first one, so the sums stay small whatever the clock's origin.
   private readonly arrivals: IntervalWindow;
   private originMs = Number.NaN;
-  private lastHeartbeatMs = Number.NaN;
   private newestArrivalMs = 0;
   private expectedArrivalMs = 0;
 
@@ -93,7 +95,7 @@ export class ChenDetector implements FailureDetector {
       options.firstHeartbeatEstimateMs ?? 1000,
       { min: 0, minExclusive: true, max: MAX_DURATION_MS },
     );
-    this.clock = options.clock ?? systemClock;
+    this.time = new HeartbeatClock(OWNER, options.clock ?? systemClock);
     this.arrivals = new IntervalWindow(this.windowSize);
   }
 
@@ -107,10 +109,7 @@ export class ChenDetector implements FailureDetector {
   }
 
   heartbeat(atMs?: number): void {
-    const now = atMs ?? this.clock.now();
-    const last = this.lastHeartbeatMs;
-    if (!(now >= last && now <= MAX_TIMESTAMP_MS)) checkHeartbeatTimestamp(OWNER, now, last);
-    this.lastHeartbeatMs = now;
+    const now = this.time.heartbeat(atMs);
     const arrival = now - this.originMs;
     // Late by alpha or more (or the first heartbeat, where this is NaN): a fresh window.
     if (arrival - this.expectedArrivalMs < this.threshold) {
@@ -124,15 +123,11 @@ export class ChenDetector implements FailureDetector {
 
   /** Lateness in ms past the expected arrival; 0 while not late and before the first heartbeat. */
   suspicion(atMs?: number): number {
-    const now = atMs ?? this.clock.now();
-    if (!(Math.abs(now) <= MAX_TIMESTAMP_MS)) checkTimestamp(OWNER, now);
-    const lateness = now - this.originMs - this.expectedArrivalMs;
-    // biome-ignore lint/complexity/useMathMinMax: Math.max would pass on the NaN of a detector never heard from
-    return lateness > 0 ? lateness : 0;
+    return this.latenessAt(this.time.query('suspicion', atMs));
   }
 
   isAvailable(atMs?: number): boolean {
-    return this.suspicion(atMs) < this.threshold;
+    return this.latenessAt(this.time.query('isAvailable', atMs)) < this.threshold;
   }
 
   /** The expected arrival plus the safety margin α (+Infinity before the first heartbeat). */
@@ -144,7 +139,13 @@ export class ChenDetector implements FailureDetector {
   reset(): void {
     this.arrivals.clear();
     this.originMs = Number.NaN;
-    this.lastHeartbeatMs = Number.NaN;
+    this.time.reset();
+  }
+
+  private latenessAt(now: number): number {
+    const lateness = now - this.originMs - this.expectedArrivalMs;
+    // biome-ignore lint/complexity/useMathMinMax: Math.max would pass on the NaN of a detector never heard from
+    return lateness > 0 ? lateness : 0;
   }
 
   private restartAt(now: number): void {

@@ -8,7 +8,12 @@
  * suspicious the silence since the last one is.
  *
  * Every method that takes `atMs` (a monotonic millisecond timestamp) reads the detector's clock when it is
- * omitted.
+ * omitted. Use one clock for both: either omit `atMs` everywhere (give the detector your clock as its
+ * `clock` option), or pass it everywhere. A query that reads the clock after a heartbeat given a time
+ * more than an hour ahead of that clock (`heartbeat(Date.now())` against the default `performance.now()`)
+ * throws a `ClockMismatchError` (`FDKIT_CLOCK_MISMATCH`) rather than comparing times of two clocks. A
+ * timestamp that is not a number, not finite or beyond ±2^53 ms, or a heartbeat earlier than the previous
+ * one, throws an `InvalidArgumentError` (`FDKIT_INVALID_ARGUMENT`) and changes nothing.
  */
 export interface FailureDetector {
   /** The suspicion level at or above which the peer is considered unavailable. */

@@ -6,14 +6,17 @@ import { checkKnownKeys, checkNumber } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
-import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { HeartbeatClock, MAX_DURATION_MS } from './timestamp.js';
 import { settleUnavailableAt } from './unavailable-at.js';
 
 /** Options of {@link FixedTimeoutDetector}. */
 export interface FixedTimeoutOptions {
   /** Silence in ms after which the peer is unavailable. Default 5000. > 0, at most a year. */
   readonly timeoutMs?: number;
-  /** Where time comes from when `atMs` is omitted. Default the system clock. */
+  /**
+   * Where time comes from when `atMs` is omitted. Default the system clock (`performance.now()`). Give the
+   * clock your heartbeat times come from, or pass `atMs` to every call: see {@link FailureDetector}.
+   */
   readonly clock?: Clock;
 }
 
@@ -32,8 +35,7 @@ const OWNER = 'FixedTimeoutDetector';
  */
 export class FixedTimeoutDetector implements FailureDetector {
   readonly threshold: number;
-  private readonly clock: Clock;
-  private lastHeartbeatMs = Number.NaN;
+  private readonly time: HeartbeatClock;
 
   constructor(options: FixedTimeoutOptions = {}) {
     checkKnownKeys(OWNER, options, ['timeoutMs', 'clock']);
@@ -42,41 +44,40 @@ export class FixedTimeoutDetector implements FailureDetector {
       minExclusive: true,
       max: MAX_DURATION_MS,
     });
-    this.clock = options.clock ?? systemClock;
+    this.time = new HeartbeatClock(OWNER, options.clock ?? systemClock);
   }
 
   get isMonitoring(): boolean {
-    return !Number.isNaN(this.lastHeartbeatMs);
+    return !Number.isNaN(this.time.lastMs);
   }
 
   heartbeat(atMs?: number): void {
-    const now = atMs ?? this.clock.now();
-    // One test covers the common case; the first heartbeat (last is NaN) and bad input take the check.
-    if (!(now >= this.lastHeartbeatMs && now <= MAX_TIMESTAMP_MS))
-      checkHeartbeatTimestamp(OWNER, now, this.lastHeartbeatMs);
-    this.lastHeartbeatMs = now;
+    this.time.heartbeat(atMs);
   }
 
   /** Milliseconds of silence since the last heartbeat; 0 before the first one. */
   suspicion(atMs?: number): number {
-    const now = atMs ?? this.clock.now();
-    const silence = now - this.lastHeartbeatMs;
-    if (silence >= 0 && now <= MAX_TIMESTAMP_MS) return silence + 0; // + 0 turns a −0 into 0
-    checkTimestamp(OWNER, now);
-    return 0; // before the first heartbeat, or a query earlier than the last heartbeat
+    return this.silenceAt(this.time.query('suspicion', atMs));
   }
 
   isAvailable(atMs?: number): boolean {
-    return this.suspicion(atMs) < this.threshold;
+    return this.silenceAt(this.time.query('isAvailable', atMs)) < this.threshold;
   }
 
   /** The last heartbeat plus the timeout (+Infinity before the first heartbeat). */
   unavailableAtMs(): number {
     // Before the first heartbeat the sum is NaN, which settleUnavailableAt turns into +Infinity.
-    return settleUnavailableAt(this.lastHeartbeatMs + this.threshold, (at) => this.isAvailable(at));
+    return settleUnavailableAt(this.time.lastMs + this.threshold, (at) => this.isAvailable(at));
   }
 
   reset(): void {
-    this.lastHeartbeatMs = Number.NaN;
+    this.time.reset();
+  }
+
+  private silenceAt(now: number): number {
+    const silence = now - this.time.lastMs;
+    // 0 before the first heartbeat (NaN), for a query earlier than it, and for a −0.
+    // biome-ignore lint/complexity/useMathMinMax: Math.max would pass on the NaN of a detector never heard from
+    return silence > 0 ? silence : 0;
   }
 }

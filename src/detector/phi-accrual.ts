@@ -27,7 +27,7 @@ import { systemClock } from '../runtime/system.js';
 import type { FailureDetector } from './failure-detector.js';
 import { IntervalWindow } from './interval-window.js';
 import { exponentialPhiUnchecked, normalDeviationsAtPhi, normalPhiUnchecked } from './phi.js';
-import { checkHeartbeatTimestamp, checkTimestamp, MAX_DURATION_MS, MAX_TIMESTAMP_MS } from './timestamp.js';
+import { HeartbeatClock, MAX_DURATION_MS } from './timestamp.js';
 import { settleUnavailableAt } from './unavailable-at.js';
 
 /** Options of {@link PhiAccrualDetector}; every field has Akka's cluster default. */
@@ -44,7 +44,10 @@ export interface PhiAccrualOptions {
   readonly firstHeartbeatEstimateMs?: number;
   /** Model of the intervals: `'normal'` (Akka) or `'exponential'` (Cassandra). Default `'normal'`. */
   readonly distribution?: 'normal' | 'exponential';
-  /** Where time comes from when `atMs` is omitted. Default the system clock. */
+  /**
+   * Where time comes from when `atMs` is omitted. Default the system clock (`performance.now()`). Give the
+   * clock your heartbeat times come from, or pass `atMs` to every call: see {@link FailureDetector}.
+   */
   readonly clock?: Clock;
 }
 
@@ -86,9 +89,8 @@ export class PhiAccrualDetector implements FailureDetector {
   readonly firstHeartbeatEstimateMs: number;
   /** Model of the intervals: `'normal'` (Akka's phi) or `'exponential'` (Cassandra's). */
   readonly distribution: 'normal' | 'exponential';
-  private readonly clock: Clock;
+  private readonly time: HeartbeatClock;
   private readonly window: IntervalWindow;
-  private lastHeartbeatMs = Number.NaN;
   // Cached at each recorded interval so that a query costs one exp and one log10.
   private meanMs = 0;
   private shiftedMeanMs = 0;
@@ -130,12 +132,12 @@ export class PhiAccrualDetector implements FailureDetector {
       'normal',
       'exponential',
     ]);
-    this.clock = options.clock ?? systemClock;
+    this.time = new HeartbeatClock(OWNER, options.clock ?? systemClock);
     this.window = new IntervalWindow(this.maxSampleSize);
   }
 
   get isMonitoring(): boolean {
-    return !Number.isNaN(this.lastHeartbeatMs);
+    return !Number.isNaN(this.time.lastMs);
   }
 
   /** Number of intervals in the history (bootstrap intervals included). */
@@ -157,17 +159,13 @@ export class PhiAccrualDetector implements FailureDetector {
   }
 
   heartbeat(atMs?: number): void {
-    const now = atMs ?? this.clock.now();
-    const last = this.lastHeartbeatMs;
-    if (!(now >= last && now <= MAX_TIMESTAMP_MS)) {
-      // Rare: the first heartbeat (last is NaN) or a bad timestamp, which this throws for.
-      checkHeartbeatTimestamp(OWNER, now, last);
-      this.lastHeartbeatMs = now;
+    const last = this.time.lastMs;
+    const now = this.time.heartbeat(atMs);
+    if (Number.isNaN(last)) {
       this.bootstrap();
       return;
     }
     const interval = now - last;
-    this.lastHeartbeatMs = now;
     if (interval <= this.quietLimitMs || this.phiAfter(interval) < this.threshold) {
       this.window.push(interval);
       this.updateStatistics();
@@ -176,22 +174,20 @@ export class PhiAccrualDetector implements FailureDetector {
 
   /** The suspicion level: phi at `atMs`; 0 before the first heartbeat; +Infinity where it underflows. */
   phi(atMs?: number): number {
-    const now = atMs ?? this.clock.now();
-    if (!(Math.abs(now) <= MAX_TIMESTAMP_MS)) checkTimestamp(OWNER, now);
-    return this.isMonitoring ? this.phiAfter(now - this.lastHeartbeatMs) : 0;
+    return this.phiAt(this.time.query('phi', atMs));
   }
 
   suspicion(atMs?: number): number {
-    return this.phi(atMs);
+    return this.phiAt(this.time.query('suspicion', atMs));
   }
 
   isAvailable(atMs?: number): boolean {
-    return this.phi(atMs) < this.threshold;
+    return this.phiAt(this.time.query('isAvailable', atMs)) < this.threshold;
   }
 
   reset(): void {
     this.window.clear();
-    this.lastHeartbeatMs = Number.NaN;
+    this.time.reset();
   }
 
   /**
@@ -224,9 +220,13 @@ export class PhiAccrualDetector implements FailureDetector {
     // silenceAtPhi takes finite levels only. Before the first heartbeat it and the last heartbeat are NaN,
     // which settleUnavailableAt turns into +Infinity.
     if (threshold === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
-    const last = this.lastHeartbeatMs;
+    const last = this.time.lastMs;
     const estimate = last + Math.max(0, this.silenceAtPhi(threshold));
     return settleUnavailableAt(estimate, (at) => this.phiAfter(at - last) < threshold);
+  }
+
+  private phiAt(now: number): number {
+    return this.isMonitoring ? this.phiAfter(now - this.time.lastMs) : 0;
   }
 
   private phiAfter(timeDiff: number): number {

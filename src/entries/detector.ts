@@ -12,5 +12,10 @@ export { FixedTimeoutDetector, type FixedTimeoutOptions } from '../detector/fixe
 export { PHI_FACTOR, phi } from '../detector/phi.js';
 export { PhiAccrualDetector, type PhiAccrualOptions } from '../detector/phi-accrual.js';
 export { DetectorRegistry } from '../detector/registry.js';
-export { InvalidArgumentError, type InvalidOptionCode, InvalidOptionError } from '../errors.js';
+export {
+  ClockMismatchError,
+  InvalidArgumentError,
+  type InvalidOptionCode,
+  InvalidOptionError,
+} from '../errors.js';
 export type { Clock, Timer } from '../runtime/clock.js';

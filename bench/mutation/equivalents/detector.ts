@@ -2,11 +2,11 @@
 import type { Equivalent } from '../equivalent.js';
 
 /**
- * The inline timestamp tests on the detectors' hot paths only decide whether to call the full check of
- * src/detector/timestamp.ts, which throws exactly for what the inline test lets through to it (a time
- * beyond ±(2^53 − 1), NaN, or a heartbeat earlier than the last) and returns for everything else.
- * Calling it for more inputs, or for the boundaries (now === last, |now| === 2^53 − 1), costs a call
- * and changes nothing.
+ * HeartbeatClock's inline tests (src/detector/timestamp.ts), on the heartbeat path and on the query and
+ * clock-reading paths, only decide whether to call the full check, which throws exactly for what the
+ * inline test lets through to it (not a number, a time beyond ±(2^53 − 1), NaN, or a heartbeat earlier
+ * than the last) and returns for everything else. Calling it for more inputs, or for the boundaries
+ * (now === last, |now| === 2^53 − 1), costs a call and changes nothing.
  */
 const FAST_PATH =
   'the inline test only chooses whether to call the full timestamp check, which accepts everything the ' +
@@ -14,7 +14,7 @@ const FAST_PATH =
   'now === last / |now| === 2^53 − 1, which it accepts) changes only the cost';
 
 const HEARTBEAT_FAST_PATH = `${FAST_PATH} (checkHeartbeatTimestamp: checkTimestamp, then atMs < lastMs)`;
-const QUERY_FAST_PATH = `${FAST_PATH} (checkTimestamp throws iff !(Math.abs(atMs) <= MAX_TIMESTAMP_MS))`;
+const QUERY_FAST_PATH = `${FAST_PATH} (checkTimestamp throws iff typeof atMs !== 'number' || !(Math.abs(atMs) <= MAX_TIMESTAMP_MS))`;
 
 /**
  * The phi accrual detector's quiet limit is a shortcut past phi when it records an interval. Under the
@@ -29,96 +29,85 @@ const QUIET_LIMIT =
   'log10 2; exponential: up to the pause phi is 0), so not taking the shortcut records the same intervals';
 
 export const DETECTOR: readonly Equivalent[] = [
-  // chen.ts: heartbeat()'s and suspicion()'s inline timestamp tests
+  // timestamp.ts: HeartbeatClock's inline tests on the heartbeat, query and clock-reading paths
   {
-    file: 'src/detector/chen.ts',
+    file: 'src/detector/timestamp.ts',
     mutator: 'ConditionalExpression',
-    original: '!(now >= last && now <= MAX_TIMESTAMP_MS)',
+    original: "!(typeof now === 'number' && now >= this.lastMs && now <= MAX_TIMESTAMP_MS)",
     replacement: 'true',
     why: HEARTBEAT_FAST_PATH,
   },
   {
-    file: 'src/detector/chen.ts',
+    file: 'src/detector/timestamp.ts',
     mutator: 'ConditionalExpression',
-    original: 'now >= last && now <= MAX_TIMESTAMP_MS',
+    original: "typeof now === 'number' && now >= this.lastMs && now <= MAX_TIMESTAMP_MS",
     replacement: 'false',
     why: HEARTBEAT_FAST_PATH,
   },
   {
-    file: 'src/detector/chen.ts',
+    file: 'src/detector/timestamp.ts',
     mutator: 'EqualityOperator',
-    original: 'now >= last',
-    replacement: 'now > last',
+    original: 'now >= this.lastMs',
+    replacement: 'now > this.lastMs',
     why: HEARTBEAT_FAST_PATH,
   },
   {
-    file: 'src/detector/chen.ts',
+    file: 'src/detector/timestamp.ts',
     mutator: 'EqualityOperator',
     original: 'now <= MAX_TIMESTAMP_MS',
     replacement: 'now < MAX_TIMESTAMP_MS',
     why: HEARTBEAT_FAST_PATH,
   },
   {
-    file: 'src/detector/chen.ts',
+    file: 'src/detector/timestamp.ts',
     mutator: 'ConditionalExpression',
-    original: '!(Math.abs(now) <= MAX_TIMESTAMP_MS)',
+    original: "!(typeof atMs === 'number' && Math.abs(atMs) <= MAX_TIMESTAMP_MS)",
     replacement: 'true',
     why: QUERY_FAST_PATH,
   },
   {
-    file: 'src/detector/chen.ts',
+    file: 'src/detector/timestamp.ts',
     mutator: 'ConditionalExpression',
-    original: 'Math.abs(now) <= MAX_TIMESTAMP_MS',
+    original: "typeof atMs === 'number' && Math.abs(atMs) <= MAX_TIMESTAMP_MS",
     replacement: 'false',
     why: QUERY_FAST_PATH,
   },
   {
-    file: 'src/detector/chen.ts',
+    // checkTimestamp's own test (line 39) is not a fast path: the first heartbeat reaches it at 2^53 − 1.
+    file: 'src/detector/timestamp.ts',
+    mutator: 'EqualityOperator',
+    original: 'Math.abs(atMs) <= MAX_TIMESTAMP_MS',
+    replacement: 'Math.abs(atMs) < MAX_TIMESTAMP_MS',
+    line: 103,
+    why: QUERY_FAST_PATH,
+  },
+  {
+    file: 'src/detector/timestamp.ts',
+    mutator: 'ConditionalExpression',
+    original: "!(typeof now === 'number' && Math.abs(now) <= MAX_TIMESTAMP_MS)",
+    replacement: 'true',
+    why: QUERY_FAST_PATH,
+  },
+  {
+    file: 'src/detector/timestamp.ts',
+    mutator: 'ConditionalExpression',
+    original: "typeof now === 'number' && Math.abs(now) <= MAX_TIMESTAMP_MS",
+    replacement: 'false',
+    why: QUERY_FAST_PATH,
+  },
+  {
+    file: 'src/detector/timestamp.ts',
     mutator: 'EqualityOperator',
     original: 'Math.abs(now) <= MAX_TIMESTAMP_MS',
     replacement: 'Math.abs(now) < MAX_TIMESTAMP_MS',
     why: QUERY_FAST_PATH,
   },
-
-  // fixed-timeout.ts
   {
-    file: 'src/detector/fixed-timeout.ts',
-    mutator: 'ConditionalExpression',
-    original: '!(now >= this.lastHeartbeatMs && now <= MAX_TIMESTAMP_MS)',
-    replacement: 'true',
-    why: HEARTBEAT_FAST_PATH,
-  },
-  {
-    file: 'src/detector/fixed-timeout.ts',
-    mutator: 'ConditionalExpression',
-    original: 'now >= this.lastHeartbeatMs && now <= MAX_TIMESTAMP_MS',
-    replacement: 'false',
-    why: HEARTBEAT_FAST_PATH,
-  },
-  {
-    file: 'src/detector/fixed-timeout.ts',
-    mutator: 'EqualityOperator',
-    original: 'now >= this.lastHeartbeatMs',
-    replacement: 'now > this.lastHeartbeatMs',
-    why: HEARTBEAT_FAST_PATH,
-  },
-  {
-    file: 'src/detector/fixed-timeout.ts',
-    mutator: 'EqualityOperator',
-    original: 'now <= MAX_TIMESTAMP_MS',
-    replacement: 'now < MAX_TIMESTAMP_MS',
-    line: 55,
-    why: HEARTBEAT_FAST_PATH,
-  },
-  {
-    file: 'src/detector/fixed-timeout.ts',
-    mutator: 'EqualityOperator',
-    original: 'silence >= 0',
-    replacement: 'silence > 0',
-    why:
-      'a silence of ±0 means now === lastHeartbeatMs (x − y is 0 only for x === y, subnormals included), an ' +
-      'accepted timestamp: the mutant then passes checkTimestamp and returns 0, as the original returns ' +
-      'silence + 0 = +0',
+    // On the three inline tests; on checkTimestamp's (line 32) it refuses every number and is killed.
+    file: 'src/detector/timestamp.ts',
+    mutator: 'StringLiteral',
+    original: "'number'",
+    why: `${FAST_PATH}; checkTimestamp tests typeof itself`,
   },
 
   // phi-accrual.ts
@@ -148,27 +137,6 @@ export const DETECTOR: readonly Equivalent[] = [
     mutator: 'BlockStatement',
     original: '{\n      this.quietLimitMs = this.acceptableHeartbeatPauseMs;\n    }',
     why: `${QUIET_LIMIT}; without it an exponential detector keeps the initial −Infinity and never takes it`,
-  },
-  {
-    file: 'src/detector/phi-accrual.ts',
-    mutator: 'ConditionalExpression',
-    original: '!(Math.abs(now) <= MAX_TIMESTAMP_MS)',
-    replacement: 'true',
-    why: QUERY_FAST_PATH,
-  },
-  {
-    file: 'src/detector/phi-accrual.ts',
-    mutator: 'ConditionalExpression',
-    original: 'Math.abs(now) <= MAX_TIMESTAMP_MS',
-    replacement: 'false',
-    why: QUERY_FAST_PATH,
-  },
-  {
-    file: 'src/detector/phi-accrual.ts',
-    mutator: 'EqualityOperator',
-    original: 'Math.abs(now) <= MAX_TIMESTAMP_MS',
-    replacement: 'Math.abs(now) < MAX_TIMESTAMP_MS',
-    why: QUERY_FAST_PATH,
   },
 
   // phi.ts
@@ -242,8 +210,9 @@ export const DETECTOR: readonly Equivalent[] = [
     original: 'atMs < lastMs',
     replacement: 'atMs <= lastMs',
     why:
-      'every caller (chen.ts, fixed-timeout.ts, phi-accrual.ts) calls checkHeartbeatTimestamp only when ' +
-      '!(now >= last && now <= MAX_TIMESTAMP_MS): with atMs === lastMs that means atMs is beyond 2^53 − 1, ' +
+      'its only caller, HeartbeatClock.heartbeat, calls checkHeartbeatTimestamp only when ' +
+      "!(typeof now === 'number' && now >= this.lastMs && now <= MAX_TIMESTAMP_MS): with atMs === lastMs " +
+      'that means atMs is beyond 2^53 − 1, ' +
       'which checkTimestamp rejects on the line before, so equality never reaches this comparison',
   },
 
