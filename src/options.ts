@@ -20,14 +20,6 @@ function describeRange(range: NumberRange): string {
   return bounds === '' ? kind : `${kind} ${bounds}`;
 }
 
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined || value === null) {
-    return String(value);
-  }
-  return typeof value;
-}
-
 /**
  * The value an option received, with its type, for a message: `"5" (a string)`, `5 (a number)`,
  * `undefined`, `an array`, `an object`. Primitives are shown because the typo is usually in them; objects
@@ -68,7 +60,7 @@ export function checkNumber(owner: string, option: string, value: unknown, range
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       option,
-      `${owner}: option ${option} must be ${describeRange(range)}, got ${describeValue(value)}`,
+      `${owner}: option ${option} must be ${describeRange(range)}, got ${describeReceived(value)}`,
     );
   }
   return value as number;
@@ -85,7 +77,7 @@ export function checkChoice<T extends string>(
   throw new InvalidOptionError(
     'FDKIT_INVALID_OPTION',
     option,
-    `${owner}: option ${option} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describeValue(value)}`,
+    `${owner}: option ${option} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describeReceived(value)}`,
   );
 }
 
@@ -98,7 +90,7 @@ export function checkKnownKeys(owner: string, options: object, known: readonly s
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       '(options)',
-      `${owner}: options must be an object, got ${describeValue(options)}`,
+      `${owner}: options must be an object, got ${describeReceived(options)}`,
     );
   }
   for (const [key, value] of Object.entries(options)) {

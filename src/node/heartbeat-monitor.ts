@@ -114,8 +114,8 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
 
   /**
    * Binds the transport, starts sending heartbeats and monitoring the peers of the `peers` option.
-   * Rejects with a `NetworkError` (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BAD_ADDRESS`, `FDKIT_BIND_FAILED`) when
-   * the address cannot be bound, a `LifecycleError` when called twice or after `shutdown()`, or an
+   * Rejects with a `NetworkError` (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`)
+   * when the address cannot be bound, a `LifecycleError` when called twice or after `shutdown()`, or an
    * `AbortError` (`FDKIT_ABORTED`) when `options.signal` aborts first.
    */
   async start(options: StartOptions = {}): Promise<void> {
@@ -252,7 +252,8 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
 
 /**
  * Creates a heartbeat monitor over UDP (or the transport the options give). Nothing is bound until
- * `start()`; options are validated here and a mistake throws an `InvalidOptionError` naming the option.
+ * `start()`; options are validated here, in full (the format of `bind` and `advertise` included), and a
+ * mistake throws an `InvalidOptionError` naming the option and showing the value received.
  *
  * With the defaults (one heartbeat a second, `suspectPhi` 5, a 4 s suspicion timeout, Akka's detector
  * settings) a peer that stops is suspected after about 4.4 s of silence and declared dead 4 s later,

@@ -125,7 +125,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   /**
    * Binds the transport and starts probing and gossip. Rejects with a `NetworkError`
-   * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BAD_ADDRESS`, `FDKIT_BIND_FAILED`) when the address cannot be bound,
+   * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`) when the address cannot be bound,
    * a `LifecycleError` when called twice, or an `AbortError` (`FDKIT_ABORTED`) when `options.signal`
    * aborts first.
    */
@@ -393,7 +393,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
 /**
  * Creates a SWIM member over UDP and TCP (or the transport the options give). Nothing is bound until
- * `start()`; options are validated here and a mistake throws an `InvalidOptionError` naming the option.
+ * `start()`; options are validated here, in full (the format of `bind` and `advertise` included), and a
+ * mistake throws an `InvalidOptionError` naming the option and showing the value received.
  */
 export function createNode(options: NodeOptions = {}): SwimNode {
   return new SwimNode(options);

@@ -3,7 +3,7 @@
  * `profiles.ts`; what a configuration implies (timeouts, limits, detection times) in `timing.ts`.
  */
 import { InvalidOptionError } from '../errors.js';
-import { checkKnownKeys, checkNumber, type NumberRange } from '../options.js';
+import { checkKnownKeys, checkNumber, describeReceived, type NumberRange } from '../options.js';
 
 /** Tunables of the SWIM membership protocol with Lifeguard. All durations are in milliseconds. */
 export interface SwimConfig {
@@ -88,7 +88,7 @@ export function resolveSwimConfig(overrides: Partial<SwimConfig>, base: SwimConf
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'probeTimeoutMs',
-      `${OWNER}: option probeTimeoutMs must be <= probeIntervalMs (${config.probeIntervalMs}), got ${config.probeTimeoutMs}`,
+      `${OWNER}: option probeTimeoutMs must be <= probeIntervalMs (${config.probeIntervalMs}), got ${describeReceived(config.probeTimeoutMs)}`,
     );
   }
   return Object.freeze(config);
