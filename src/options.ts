@@ -84,28 +84,32 @@ export function checkChoice<T extends string>(
 /**
  * Rejects keys that the owner does not know. A misspelt option (`treshold`) would otherwise be ignored in
  * silence and the default used, which is the worst way to learn about a typo.
+ *
+ * @param path - what precedes each key in the messages and `option`, for options nested in another
+ *   option (`config.`); empty for the top level
  */
-export function checkKnownKeys(owner: string, options: object, known: readonly string[]): void {
+export function checkKnownKeys(owner: string, options: object, known: readonly string[], path = ''): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
-      '(options)',
-      `${owner}: options must be an object, got ${describeReceived(options)}`,
+      path === '' ? '(options)' : path.slice(0, -1),
+      `${owner}: ${path === '' ? 'options' : `option ${path.slice(0, -1)}`} must be an object, got ${describeReceived(options)}`,
     );
   }
   for (const [key, value] of Object.entries(options)) {
+    const option = `${path}${key}`;
     if (value === null) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
-        key,
-        `${owner}: option ${key} must not be null; leave it out for its default`,
+        option,
+        `${owner}: option ${option} must not be null; leave it out for its default`,
       );
     }
     if (!known.includes(key)) {
       throw new InvalidOptionError(
         'FDKIT_UNKNOWN_OPTION',
-        key,
-        `${owner}: unknown option ${key}; known options are ${known.join(', ')}`,
+        option,
+        `${owner}: unknown option ${option}; known options are ${known.join(', ')}`,
       );
     }
   }

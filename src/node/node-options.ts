@@ -174,7 +174,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     min: 0,
     max: 600_000,
   });
-  const config = resolveSwimConfig(options.config ?? {}, profiles[profile]);
+  const config = resolveSwimConfig(options.config ?? {}, profiles[profile], OWNER, 'config.');
   const label = checkEncryption(options, config.packetBytesMax);
   return {
     bind,

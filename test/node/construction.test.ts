@@ -77,6 +77,20 @@ describe.each(Object.keys(factories) as (keyof typeof factories)[])('%s', (owner
 });
 
 describe('createNode', () => {
+  it('names a field of config by its path, under createNode', () => {
+    // Catches the configuration checked under its own name (`SwimConfig: option probeIntervalMs`),
+    // which names neither the function called nor the option that holds the field.
+    const error = refused(
+      () => createNode({ config: { probeIntervalMs: '500' as never } }),
+      'config.probeIntervalMs',
+    );
+    expect(error.message).toMatch(
+      /^createNode: option config\.probeIntervalMs must be .*, got "500" \(a string\)$/,
+    );
+    const unknown = thrown(() => createNode({ config: { probeIntervalMS: 500 } as never }));
+    expect(unknown).toMatchObject({ code: 'FDKIT_UNKNOWN_OPTION', option: 'config.probeIntervalMS' });
+  });
+
   it('refuses a transport number at construction, naming createNode', () => {
     // Catches the transport's numbers checked only when start() hands them to the transport, whose
     // message names the transport, not the function the caller called.
