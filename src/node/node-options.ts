@@ -8,7 +8,7 @@ import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
-import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
+import { type AdaptiveTimeoutOptions, checkAdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
@@ -175,6 +175,22 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     max: 600_000,
   });
   const config = resolveSwimConfig(options.config ?? {}, profiles[profile], OWNER, 'config.');
+  if (options.trackPhi !== undefined && typeof options.trackPhi !== 'boolean') {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'trackPhi',
+      `${OWNER}: option trackPhi must be a boolean, got ${describeReceived(options.trackPhi)}`,
+    );
+  }
+  // The core checks these too, against the same probe timeout, but only once start() has bound.
+  if (options.adaptiveProbeTimeout !== undefined) {
+    checkAdaptiveTimeoutOptions(
+      options.adaptiveProbeTimeout,
+      config.probeTimeoutMs,
+      OWNER,
+      'adaptiveProbeTimeout.',
+    );
+  }
   const label = checkEncryption(options, config.packetBytesMax);
   return {
     bind,

@@ -77,6 +77,20 @@ describe.each(Object.keys(factories) as (keyof typeof factories)[])('%s', (owner
 });
 
 describe('createNode', () => {
+  it('checks trackPhi and adaptiveProbeTimeout at construction, not when start() builds the core', () => {
+    // Catches options only the core checks: a transport that must not be reached shows the refusal
+    // comes before start().
+    const trackPhi = refused(() => createNode({ trackPhi: 'no' as never }), 'trackPhi');
+    expect(trackPhi.message).toBe('createNode: option trackPhi must be a boolean, got "no" (a string)');
+    const adaptive = refused(
+      () => createNode({ adaptiveProbeTimeout: { phi: 100 } }),
+      'adaptiveProbeTimeout.phi',
+    );
+    expect(adaptive.message).toBe(
+      'createNode: option adaptiveProbeTimeout.phi must be a number >= 0.5 and <= 30, got 100 (a number)',
+    );
+  });
+
   it('names a field of config by its path, under createNode', () => {
     // Catches the configuration checked under its own name (`SwimConfig: option probeIntervalMs`),
     // which names neither the function called nor the option that holds the field.
