@@ -111,10 +111,11 @@ export class CoreHost<C extends HostedCore, E> {
       throw this.abortError(signal);
     }
     this.phase = 'starting';
-    const binding = (this.options.transport ?? createNetTransport)(transportOptions);
-    this.binding = binding;
     let transport: Transport;
     try {
+      // Inside the try: a factory that throws instead of rejecting ends the start all the same.
+      const binding = (this.options.transport ?? createNetTransport)(transportOptions);
+      this.binding = binding;
       transport = await abortable(binding, signal);
     } catch (error) {
       this.phase = 'stopped';

@@ -183,6 +183,20 @@ describe.each(['createNode', 'createHeartbeatMonitor'] as const)('%s lifecycle',
     expect(world.clock.nextDueMs()).toBeUndefined();
   });
 
+  it('a transport factory that throws instead of rejecting ends the start like a rejection', async () => {
+    // Catches the factory called outside the start's error handling: the member would stay "starting"
+    // for ever, and a second start() would report FDKIT_ALREADY_STARTED instead of FDKIT_STOPPED.
+    const world = new World(kind);
+    const failure = new Error('no sockets today');
+    const member = world.create({
+      transport: () => {
+        throw failure;
+      },
+    });
+    expect(await rejection(member.start())).toBe(failure);
+    expect(await rejection(member.start())).toMatchObject({ code: 'FDKIT_STOPPED' });
+  });
+
   it('shutdown() with an aborted signal resolves without waiting for a slow close, and has closed', async () => {
     // Catches a shutdown that ignores its signal: with a transport whose close never finishes, it
     // would stay pending like the plain shutdown() beside it.
