@@ -77,6 +77,27 @@ export class LifecycleError extends CodedError<LifecycleCode> {
   override readonly name = 'LifecycleError';
 }
 
+/**
+ * A `start()` or other wait was given up because its `signal` aborted. Its `name` is `'AbortError'`, as
+ * for `fetch` and the DOM, so code that already tells an abort from a failure by name keeps working; its
+ * `code` is always `FDKIT_ABORTED` and its `cause` the signal's reason (a `TimeoutError` for
+ * `AbortSignal.timeout`).
+ *
+ * @example
+ * ```ts
+ * try { await node.start({ signal: AbortSignal.timeout(5000) }); }
+ * catch (e) { if (e instanceof AbortError) console.log(e.code, e.cause); } // FDKIT_ABORTED TimeoutError…
+ * ```
+ */
+export class AbortError extends CodedError<'FDKIT_ABORTED'> {
+  /** `'AbortError'`: the name aborts carry in the platform, kept through minification. */
+  override readonly name = 'AbortError';
+
+  constructor(message: string, reason: unknown) {
+    super('FDKIT_ABORTED', message, { cause: reason });
+  }
+}
+
 /** Stable codes of {@link NetworkError}. */
 export type NetworkErrorCode =
   /** Another socket holds the address: pick another port, or port 0 for an ephemeral one. */

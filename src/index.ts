@@ -14,6 +14,7 @@ export * from './entries/sim.js';
 export * from './entries/swim.js';
 export * from './entries/tune.js';
 export {
+  AbortError,
   FenceError,
   type FenceErrorCode,
   InvalidArgumentError,

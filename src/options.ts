@@ -20,14 +20,6 @@ function describeRange(range: NumberRange): string {
   return bounds === '' ? kind : `${kind} ${bounds}`;
 }
 
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined || value === null) {
-    return String(value);
-  }
-  return typeof value;
-}
-
 /**
  * The value an option received, with its type, for a message: `"5" (a string)`, `5 (a number)`,
  * `undefined`, `an array`, `an object`. Primitives are shown because the typo is usually in them; objects
@@ -68,7 +60,7 @@ export function checkNumber(owner: string, option: string, value: unknown, range
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       option,
-      `${owner}: option ${option} must be ${describeRange(range)}, got ${describeValue(value)}`,
+      `${owner}: option ${option} must be ${describeRange(range)}, got ${describeReceived(value)}`,
     );
   }
   return value as number;
@@ -85,35 +77,39 @@ export function checkChoice<T extends string>(
   throw new InvalidOptionError(
     'FDKIT_INVALID_OPTION',
     option,
-    `${owner}: option ${option} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describeValue(value)}`,
+    `${owner}: option ${option} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describeReceived(value)}`,
   );
 }
 
 /**
  * Rejects keys that the owner does not know. A misspelt option (`treshold`) would otherwise be ignored in
  * silence and the default used, which is the worst way to learn about a typo.
+ *
+ * @param path - what precedes each key in the messages and `option`, for options nested in another
+ *   option (`config.`); empty for the top level
  */
-export function checkKnownKeys(owner: string, options: object, known: readonly string[]): void {
+export function checkKnownKeys(owner: string, options: object, known: readonly string[], path = ''): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
-      '(options)',
-      `${owner}: options must be an object, got ${describeValue(options)}`,
+      path === '' ? '(options)' : path.slice(0, -1),
+      `${owner}: ${path === '' ? 'options' : `option ${path.slice(0, -1)}`} must be an object, got ${describeReceived(options)}`,
     );
   }
   for (const [key, value] of Object.entries(options)) {
+    const option = `${path}${key}`;
     if (value === null) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
-        key,
-        `${owner}: option ${key} must not be null; leave it out for its default`,
+        option,
+        `${owner}: option ${option} must not be null; leave it out for its default`,
       );
     }
     if (!known.includes(key)) {
       throw new InvalidOptionError(
         'FDKIT_UNKNOWN_OPTION',
-        key,
-        `${owner}: unknown option ${key}; known options are ${known.join(', ')}`,
+        option,
+        `${owner}: unknown option ${option}; known options are ${known.join(', ')}`,
       );
     }
   }

@@ -8,6 +8,7 @@
  * @module fdkit/node
  */
 export {
+  AbortError,
   InvalidArgumentError,
   type InvalidOptionCode,
   InvalidOptionError,
@@ -46,6 +47,7 @@ export type {
   HeartbeatMonitorCounters,
 } from '../node/heartbeat-monitor-counters.js';
 export type { HeartbeatMonitorOptions, HeartbeatPeer } from '../node/heartbeat-monitor-options.js';
+export type { ShutdownOptions, StartOptions } from '../node/lifecycle.js';
 export type { LocalHealthOption, StressSource } from '../node/local-health.js';
 export {
   createNode,

@@ -5,7 +5,7 @@
  */
 import { MAX_DURATION_MS } from '../detector/timestamp.js';
 import { InvalidOptionError } from '../errors.js';
-import { checkChoice, checkNumber, type NumberRange } from '../options.js';
+import { checkChoice, checkNumber, describeReceived, type NumberRange } from '../options.js';
 
 /**
  * Tunables of the heartbeat monitor; durations in milliseconds.
@@ -111,7 +111,7 @@ export function resolveHeartbeatConfig(
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'deadPhi',
-      `${owner}: option deadPhi must be > suspectPhi (${suspectPhi}) and <= ${PHI_MAX}, or Infinity, got ${deadPhi}`,
+      `${owner}: option deadPhi must be > suspectPhi (${suspectPhi}) and <= ${PHI_MAX}, or Infinity, got ${describeReceived(deadPhi)}`,
     );
   }
   const acceptableHeartbeatPauseMs = number('acceptableHeartbeatPauseMs', 3000);

@@ -4,6 +4,7 @@
  * is first seen: `createNode` checks before it binds a socket, the core before it starts.
  */
 import { InvalidOptionError } from '../errors.js';
+import { describeReceived } from '../options.js';
 import { ADDRESS_BYTES_MAX, isWireText, META_BYTES_MAX, NAME_BYTES_MAX } from './limits.js';
 
 /** Highest starting incarnation: room is left for refutations to raise it without wrapping. */
@@ -15,7 +16,7 @@ export function checkMemberName(owner: string, name: unknown): string {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'name',
-      `${owner}: option name must be well-formed text of 1 to ${NAME_BYTES_MAX} bytes in UTF-8`,
+      `${owner}: option name must be well-formed text of 1 to ${NAME_BYTES_MAX} bytes in UTF-8, got ${describeReceived(name)}`,
     );
   }
   return name;
@@ -27,7 +28,7 @@ export function checkMemberAddress(owner: string, address: unknown): string {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'address',
-      `${owner}: option address must be well-formed text of 1 to ${ADDRESS_BYTES_MAX} bytes in UTF-8`,
+      `${owner}: option address must be well-formed text of 1 to ${ADDRESS_BYTES_MAX} bytes in UTF-8, got ${describeReceived(address)}`,
     );
   }
   return address;
@@ -39,7 +40,7 @@ export function checkMemberMeta(owner: string, meta: unknown): Uint8Array {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'meta',
-      `${owner}: option meta must be a Uint8Array of at most ${META_BYTES_MAX} bytes`,
+      `${owner}: option meta must be a Uint8Array of at most ${META_BYTES_MAX} bytes, got ${meta instanceof Uint8Array ? `${meta.length} bytes` : describeReceived(meta)}`,
     );
   }
   return meta;
@@ -56,7 +57,7 @@ export function checkStartIncarnation(owner: string, incarnation: unknown): numb
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'incarnation',
-      `${owner}: option incarnation must be an integer from 0 to ${START_INCARNATION_MAX}, got ${String(incarnation)}`,
+      `${owner}: option incarnation must be an integer from 0 to ${START_INCARNATION_MAX}, got ${describeReceived(incarnation)}`,
     );
   }
   return incarnation;

@@ -4,7 +4,8 @@
  * core, the event streams, and the envelope of every inbound message (decode, count and log the drops).
  * Each of them composes one and keeps only its own protocol's wiring and public methods.
  */
-import { InvalidArgumentError, type LifecycleCode, LifecycleError } from '../errors.js';
+import { abortable } from '../abortable.js';
+import { AbortError, InvalidArgumentError, type LifecycleCode, LifecycleError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import { childLogger, type Logger, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
@@ -13,6 +14,7 @@ import type { TransportOptions } from '../transport/options.js';
 import type { Transport } from '../transport/transport.js';
 import { countDrop, createDropCounters, type DropCounters, type Rejection } from '../wire/drop-reason.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
+import { untilAborted } from './lifecycle.js';
 import { gcStressSource, LocalHealthMonitor, type LocalHealthOption } from './local-health.js';
 import type { TransportFactory } from './node-options.js';
 
@@ -57,6 +59,9 @@ export class CoreHost<C extends HostedCore, E> {
   private bound: Transport | undefined;
   private health: LocalHealthMonitor | undefined;
   private shutdownPromise: Promise<void> | undefined;
+  // The transport factory's promise, from start() on; closed by whoever gives the start up.
+  private binding: Promise<Transport> | undefined;
+  private discarded: Promise<void> | undefined;
 
   /**
    * @param owner - the public class, named in lifecycle errors
@@ -90,23 +95,40 @@ export class CoreHost<C extends HostedCore, E> {
 
   /**
    * Binds a transport, lets `setUp` build the core on it (and register the receivers), then starts the
-   * core with local health beside it. A failure after binding closes the transport again.
+   * core with local health beside it. A failure after binding closes the transport again, and so does
+   * an abort of `signal` or a shutdown() while the transport is being bound.
    */
   async start(
     transportOptions: TransportOptions,
     setUp: (transport: Transport) => HostedStart<C>,
+    signal?: AbortSignal,
   ): Promise<void> {
     if (this.phase === 'stopped') throw this.lifecycleError('FDKIT_STOPPED', 'start() after shutdown()');
     if (this.phase !== 'created')
       throw this.lifecycleError('FDKIT_ALREADY_STARTED', 'start() may be called once');
+    if (signal?.aborted) {
+      this.phase = 'stopped';
+      throw this.abortError(signal);
+    }
     this.phase = 'starting';
     let transport: Transport;
     try {
-      transport = await (this.options.transport ?? createNetTransport)(transportOptions);
+      // Inside the try: a factory that throws instead of rejecting ends the start all the same.
+      const binding = (this.options.transport ?? createNetTransport)(transportOptions);
+      this.binding = binding;
+      transport = await abortable(binding, signal);
     } catch (error) {
       this.phase = 'stopped';
-      throw error;
+      if (signal?.aborted !== true) throw error;
+      // The factory cannot be told to stop; what it binds after the abort is closed as it arrives.
+      this.discardBinding();
+      throw this.abortError(signal);
     }
+    if (this.phase !== 'starting') {
+      await this.discardBinding();
+      throw this.lifecycleError('FDKIT_STOPPED', 'shutdown() was called before start() resolved');
+    }
+    this.bound = transport;
     try {
       const { core, healthThresholdMs, healthEveryMs, logged } = setUp(transport);
       const healthOption = this.options.localHealth;
@@ -118,7 +140,6 @@ export class CoreHost<C extends HostedCore, E> {
           (severity) => core.reportLocalStress(severity),
         );
       }
-      this.bound = transport;
       this.hosted = core;
       core.start();
       this.phase = 'running';
@@ -131,10 +152,13 @@ export class CoreHost<C extends HostedCore, E> {
     }
   }
 
-  /** Stops the core, closes the transport and ends every event stream; the same promise every time. */
-  shutdown(): Promise<void> {
+  /**
+   * Stops the core, closes the transport and ends every event stream, all at the first call; the wait
+   * for the close to finish is the same every time, and ends early once `signal` aborts.
+   */
+  shutdown(signal?: AbortSignal): Promise<void> {
     this.shutdownPromise ??= this.stop();
-    return this.shutdownPromise;
+    return untilAborted(this.shutdownPromise, signal);
   }
 
   /** A stream of the events pushed from now on; ended at once after shutdown. */
@@ -190,6 +214,23 @@ export class CoreHost<C extends HostedCore, E> {
     return this.hosted;
   }
 
+  /** The `AbortError` of a start given up, its cause the signal's reason. */
+  private abortError(signal: AbortSignal): AbortError {
+    return new AbortError(`${this.owner}: start() was aborted; nothing is bound`, signal.reason);
+  }
+
+  /** Closes, once, whatever the factory of a start given up binds; nothing when it fails. */
+  private discardBinding(): Promise<void> {
+    this.discarded ??= this.binding?.then(
+      (transport) =>
+        transport.close().catch((error: unknown) => {
+          this.log.warn({ error: String(error) }, 'the transport of a start given up did not close');
+        }),
+      () => undefined,
+    );
+    return this.discarded ?? Promise.resolve();
+  }
+
   /** A `LifecycleError` whose message names the public class. */
   lifecycleError(code: LifecycleCode, what: string): LifecycleError {
     return new LifecycleError(code, `${this.owner}: ${what}`);
@@ -202,6 +243,8 @@ export class CoreHost<C extends HostedCore, E> {
     this.health?.close();
     this.beforeClose?.();
     for (const stream of [...this.streams]) stream.end();
+    // A start still binding, or given up while binding: what it binds is closed before this resolves.
+    if (this.bound === undefined) await this.discardBinding();
     await this.bound?.close();
     if (previous !== 'created') this.log.info({}, 'stopped');
   }

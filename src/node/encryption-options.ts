@@ -3,6 +3,7 @@
  * "Wire"): their validation, with the same errors for both, and the sealer they configure.
  */
 import { InvalidOptionError } from '../errors.js';
+import { describeReceived } from '../options.js';
 import { fillSecureRandom } from '../runtime/system.js';
 import { Keyring } from '../wire/keyring.js';
 import { LABEL_BYTES_MAX, Sealer } from '../wire/seal.js';
@@ -23,7 +24,7 @@ export function checkEncryptionOptions(owner: string, options: EncryptionOptions
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'keyring',
-      `${owner}: option keyring must be a Keyring`,
+      `${owner}: option keyring must be a Keyring, got ${describeReceived(keyring)}`,
     );
   }
   if (label === undefined) return '';
@@ -31,7 +32,7 @@ export function checkEncryptionOptions(owner: string, options: EncryptionOptions
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'label',
-      `${owner}: option label must be a string of at most ${LABEL_BYTES_MAX} UTF-8 bytes`,
+      `${owner}: option label must be a string of at most ${LABEL_BYTES_MAX} UTF-8 bytes, got ${typeof label === 'string' ? `${new TextEncoder().encode(label).length} bytes` : describeReceived(label)}`,
     );
   }
   if (keyring === undefined) {

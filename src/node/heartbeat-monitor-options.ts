@@ -7,11 +7,12 @@ import { HEARTBEAT_CONFIG_KEYS, type HeartbeatConfig, resolveHeartbeatConfig } f
 import type { PeerSpec } from '../heartbeat/heartbeat-core.js';
 import { checkMemberName, checkStartIncarnation } from '../membership/identity.js';
 import { isWireText, NAME_BYTES_MAX } from '../membership/limits.js';
-import { checkKnownKeys } from '../options.js';
+import { checkKnownKeys, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { normalizeAddress } from '../transport/address.js';
+import { checkAddressOption } from '../transport/options.js';
 import type { Keyring } from '../wire/keyring.js';
 import { checkEncryptionOptions } from './encryption-options.js';
 import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
@@ -112,18 +113,22 @@ export function resolveHeartbeatMonitorOptions(
   const config = resolveHeartbeatConfig(options, OWNER);
   if (options.name !== undefined) checkMemberName(OWNER, options.name);
   if (options.incarnation !== undefined) checkStartIncarnation(OWNER, options.incarnation);
+  // The transport checks these too, but only once start() calls it.
+  const bind = options.bind ?? '0.0.0.0:7947';
+  checkAddressOption(OWNER, 'bind', bind);
+  if (options.advertise !== undefined) checkAddressOption(OWNER, 'advertise', options.advertise);
   checkTransportFactory(OWNER, options.transport);
   checkLogger(OWNER, options.logger);
   if (options.freezeGuard !== undefined && typeof options.freezeGuard !== 'boolean') {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'freezeGuard',
-      `${OWNER}: option freezeGuard must be a boolean`,
+      `${OWNER}: option freezeGuard must be a boolean, got ${describeReceived(options.freezeGuard)}`,
     );
   }
   checkLocalHealthOption(OWNER, options.localHealth);
   const label = checkEncryptionOptions(OWNER, options);
-  return { bind: options.bind ?? '0.0.0.0:7947', config, peers: resolvePeers(options.peers), label };
+  return { bind, config, peers: resolvePeers(options.peers), label };
 }
 
 function resolvePeers(peers: readonly HeartbeatPeer[] | undefined): PeerSpec[] {
@@ -132,7 +137,7 @@ function resolvePeers(peers: readonly HeartbeatPeer[] | undefined): PeerSpec[] {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'peers',
-      `${OWNER}: option peers must be an array of "host:port" or { name, address }`,
+      `${OWNER}: option peers must be an array of "host:port" or { name, address }, got ${describeReceived(peers)}`,
     );
   }
   const specs: PeerSpec[] = [];

@@ -29,6 +29,7 @@ import {
   type ResolvedHeartbeatMonitorOptions,
   resolveHeartbeatMonitorOptions,
 } from './heartbeat-monitor-options.js';
+import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 
 /** The events of a {@link HeartbeatMonitor}, by name: the SWIM node's transitions, with the same shape. */
 export interface HeartbeatMonitorEventMap {
@@ -113,41 +114,57 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
 
   /**
    * Binds the transport, starts sending heartbeats and monitoring the peers of the `peers` option.
-   * Rejects with a `NetworkError` (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BAD_ADDRESS`, `FDKIT_BIND_FAILED`) when
-   * the address cannot be bound, or a `LifecycleError` when called twice or after `shutdown()`.
+   * Rejects with a `NetworkError` (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`)
+   * when the address cannot be bound, a `LifecycleError` when called twice or after `shutdown()`, or an
+   * `AbortError` (`FDKIT_ABORTED`) when `options.signal` aborts first.
    */
-  async start(): Promise<void> {
-    const options = this.options;
+  async start(options: StartOptions = {}): Promise<void> {
+    const advertise = this.options.advertise;
     const transportOptions = {
       bind: this.resolved.bind,
       clock: this.host.clock,
       logger: this.host.log,
-      ...(options.advertise === undefined ? {} : { advertise: options.advertise }),
+      ...(advertise === undefined ? {} : { advertise }),
     };
-    return this.host.start(transportOptions, (transport) => {
-      const core = this.createCore(transport);
-      for (const peer of this.resolved.peers) {
-        if (peer.address !== core.address && peer.name !== core.name) core.addPeer(peer);
-      }
-      const open = openThen(this.sealer, decodeHeartbeat);
-      transport.onDatagram((bytes, from) =>
-        this.host.receive('datagram', bytes, from, open, (result) =>
-          core.handleHeartbeat(from, result.heartbeat),
-        ),
-      );
-      const intervalMs = core.config.intervalMs;
-      return {
-        core,
-        healthThresholdMs: intervalMs / 2,
-        healthEveryMs: intervalMs / 2,
-        logged: { peers: core.peers().length },
-      };
-    });
+    return this.host.start(
+      transportOptions,
+      (transport) => {
+        const core = this.createCore(transport);
+        for (const peer of this.resolved.peers) {
+          if (peer.address !== core.address && peer.name !== core.name) core.addPeer(peer);
+        }
+        const open = openThen(this.sealer, decodeHeartbeat);
+        transport.onDatagram((bytes, from) =>
+          this.host.receive('datagram', bytes, from, open, (result) =>
+            core.handleHeartbeat(from, result.heartbeat),
+          ),
+        );
+        const intervalMs = core.config.intervalMs;
+        return {
+          core,
+          healthThresholdMs: intervalMs / 2,
+          healthEveryMs: intervalMs / 2,
+          logged: { peers: core.peers().length },
+        };
+      },
+      options.signal,
+    );
   }
 
-  /** Stops sending and monitoring, closes the socket and ends every event stream. Idempotent. */
-  shutdown(): Promise<void> {
-    return this.host.shutdown();
+  /**
+   * Stops sending and monitoring, closes the socket and ends every event stream, at once. Idempotent.
+   * `options.signal` stops waiting for the transport to finish closing.
+   */
+  shutdown(options: ShutdownOptions = {}): Promise<void> {
+    return this.host.shutdown(options.signal);
+  }
+
+  /**
+   * {@link HeartbeatMonitor.shutdown}, for `await using monitor = createHeartbeatMonitor(...)`; a no-op
+   * once shut down.
+   */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   /**
@@ -235,7 +252,8 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
 
 /**
  * Creates a heartbeat monitor over UDP (or the transport the options give). Nothing is bound until
- * `start()`; options are validated here and a mistake throws an `InvalidOptionError` naming the option.
+ * `start()`; options are validated here, in full (the format of `bind` and `advertise` included), and a
+ * mistake throws an `InvalidOptionError` naming the option and showing the value received.
  *
  * With the defaults (one heartbeat a second, `suspectPhi` 5, a 4 s suspicion timeout, Akka's detector
  * settings) a peer that stops is suspected after about 4.4 s of silence and declared dead 4 s later,

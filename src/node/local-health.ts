@@ -13,7 +13,7 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { InvalidOptionError } from '../errors.js';
-import { checkNumber } from '../options.js';
+import { checkNumber, describeReceived } from '../options.js';
 
 /** Where pauses come from; the default reads the process's GC entries, tests inject their own. */
 export interface StressSource {
@@ -46,7 +46,7 @@ export function checkLocalHealthOption(owner: string, health: LocalHealthOption 
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'localHealth',
-      `${owner}: option localHealth must be false or { thresholdMs?, source? }`,
+      `${owner}: option localHealth must be false or { thresholdMs?, source? }, got ${describeReceived(health)}`,
     );
   }
   if (health.thresholdMs !== undefined) {

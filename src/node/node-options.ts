@@ -4,14 +4,14 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import { checkMemberMeta, checkMemberName, checkStartIncarnation } from '../membership/identity.js';
-import { checkKnownKeys, checkNumber } from '../options.js';
+import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
-import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
+import { type AdaptiveTimeoutOptions, checkAdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
-import type { TransportOptions } from '../transport/options.js';
+import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
 import type { Keyring } from '../wire/keyring.js';
@@ -28,7 +28,7 @@ export function checkTransportFactory(owner: string, transport: TransportFactory
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'transport',
-      `${owner}: option transport must be a function that returns a Promise<Transport>`,
+      `${owner}: option transport must be a function that returns a Promise<Transport>, got ${describeReceived(transport)}`,
     );
   }
 }
@@ -143,7 +143,11 @@ const KNOWN = [
 /** Validates what can be checked without binding; the transport and the core check the rest. */
 export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError('FDKIT_INVALID_OPTION', 'options', `${OWNER}: options must be an object`);
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'options',
+      `${OWNER}: options must be an object, got ${describeReceived(options)}`,
+    );
   }
   checkKnownKeys(OWNER, options, KNOWN);
   const profile = options.profile ?? 'lan';
@@ -151,13 +155,18 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'profile',
-      `${OWNER}: option profile must be lan, wan or local, got ${String(profile)}`,
+      `${OWNER}: option profile must be lan, wan or local, got ${describeReceived(profile)}`,
     );
   }
   // The core checks these too, but only once start() has bound the transport.
   if (options.name !== undefined) checkMemberName(OWNER, options.name);
   if (options.meta !== undefined) checkMemberMeta(OWNER, options.meta);
   if (options.incarnation !== undefined) checkStartIncarnation(OWNER, options.incarnation);
+  // The transport checks these too, but only once start() calls it.
+  const bind = options.bind ?? '0.0.0.0:7946';
+  checkAddressOption(OWNER, 'bind', bind);
+  if (options.advertise !== undefined) checkAddressOption(OWNER, 'advertise', options.advertise);
+  checkTransportNumbers(OWNER, options);
   checkTransportFactory(OWNER, options.transport);
   checkLogger(OWNER, options.logger);
   checkLocalHealthOption(OWNER, options.localHealth);
@@ -165,10 +174,26 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     min: 0,
     max: 600_000,
   });
-  const config = resolveSwimConfig(options.config ?? {}, profiles[profile]);
+  const config = resolveSwimConfig(options.config ?? {}, profiles[profile], OWNER, 'config.');
+  if (options.trackPhi !== undefined && typeof options.trackPhi !== 'boolean') {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'trackPhi',
+      `${OWNER}: option trackPhi must be a boolean, got ${describeReceived(options.trackPhi)}`,
+    );
+  }
+  // The core checks these too, against the same probe timeout, but only once start() has bound.
+  if (options.adaptiveProbeTimeout !== undefined) {
+    checkAdaptiveTimeoutOptions(
+      options.adaptiveProbeTimeout,
+      config.probeTimeoutMs,
+      OWNER,
+      'adaptiveProbeTimeout.',
+    );
+  }
   const label = checkEncryption(options, config.packetBytesMax);
   return {
-    bind: options.bind ?? '0.0.0.0:7946',
+    bind,
     config,
     coreConfig:
       options.keyring === undefined

@@ -23,10 +23,11 @@ import { countDrop } from '../wire/drop-reason.js';
 import { encodePacket, encodeStream } from '../wire/encode.js';
 import type { Keyring } from '../wire/keyring.js';
 import { openThen, type Sealer } from '../wire/seal.js';
-import { CoreHost } from './core-host.js';
+import { CoreHost, type HostedStart } from './core-host.js';
 import { DatagramBatcher } from './datagram-batcher.js';
 import { sealerFor } from './encryption-options.js';
 import type { EventStreamOptions } from './event-stream.js';
+import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
 
@@ -124,49 +125,12 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   /**
    * Binds the transport and starts probing and gossip. Rejects with a `NetworkError`
-   * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BAD_ADDRESS`, `FDKIT_BIND_FAILED`) when the address cannot be bound,
-   * or a `LifecycleError` when called twice.
+   * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`) when the address cannot be bound,
+   * a `LifecycleError` when called twice, or an `AbortError` (`FDKIT_ABORTED`) when `options.signal`
+   * aborts first.
    */
-  async start(): Promise<void> {
-    return this.host.start(this.transportOptions(), (transport) => {
-      const options = this.options;
-      // The core fills packets up to its budget; with a keyring that budget leaves room for the seal.
-      const config = this.resolved.coreConfig;
-      const port = parseAddress(transport.localAddress).port;
-      const coreOptions: SwimCoreOptions = {
-        name: options.name ?? `${hostname()}-${port}`,
-        address: transport.localAddress,
-        config,
-        ...(options.meta === undefined ? {} : { meta: options.meta }),
-        ...(options.incarnation === undefined ? {} : { incarnation: options.incarnation }),
-        ...(options.trackPhi === undefined ? {} : { trackPhi: options.trackPhi }),
-        ...(options.adaptiveProbeTimeout === undefined
-          ? {}
-          : { adaptiveProbeTimeout: options.adaptiveProbeTimeout }),
-      };
-      const core = new SwimCore(coreOptions, this.environment(transport));
-      this.batcher = new DatagramBatcher(
-        (address, datagram) => transport.sendDatagram(address, this.seal(datagram)),
-        config.packetBytesMax,
-      );
-      const openDatagram = openThen(this.sealer, decodeDatagram);
-      const openStream = openThen(this.sealer, decodeStream);
-      transport.onDatagram((bytes, from) =>
-        this.host.receive('datagram', bytes, from, openDatagram, (result) => {
-          for (const packet of result.packets) core.handlePacket(from, packet);
-        }),
-      );
-      transport.onStream((bytes, from) =>
-        this.host.receive('stream', bytes, from, openStream, (result) =>
-          this.receiveStream(core, result.message, from),
-        ),
-      );
-      return {
-        core,
-        healthThresholdMs: config.probeTimeoutMs / 2,
-        healthEveryMs: config.probeIntervalMs / 2,
-      };
-    });
+  async start(options: StartOptions = {}): Promise<void> {
+    return this.host.start(this.transportOptions(), (transport) => this.setUp(transport), options.signal);
   }
 
   /**
@@ -223,9 +187,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     }
   }
 
-  /** Stops the protocol, closes the sockets and ends every event stream. Idempotent. */
-  shutdown(): Promise<void> {
-    return this.host.shutdown();
+  /**
+   * Stops the protocol, closes the sockets and ends every event stream, at once: call
+   * {@link SwimNode.leave} first for a graceful exit. Idempotent. `options.signal` stops waiting for the
+   * transport to finish closing.
+   */
+  shutdown(options: ShutdownOptions = {}): Promise<void> {
+    return this.host.shutdown(options.signal);
+  }
+
+  /** {@link SwimNode.shutdown}, for `await using node = createNode(...)`; a no-op once shut down. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   /** Every member this one knows, itself included, in any state. */
@@ -270,6 +243,47 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   counters(): NodeCounters {
     const host = this.host;
     return nodeCounters(host.core?.counters, host.transport?.counters(), host.drops);
+  }
+
+  /** Builds the core on a freshly bound transport and wires the transport's receivers to it. */
+  private setUp(transport: Transport): HostedStart<SwimCore> {
+    const options = this.options;
+    // The core fills packets up to its budget; with a keyring that budget leaves room for the seal.
+    const config = this.resolved.coreConfig;
+    const port = parseAddress(transport.localAddress).port;
+    const coreOptions: SwimCoreOptions = {
+      name: options.name ?? `${hostname()}-${port}`,
+      address: transport.localAddress,
+      config,
+      ...(options.meta === undefined ? {} : { meta: options.meta }),
+      ...(options.incarnation === undefined ? {} : { incarnation: options.incarnation }),
+      ...(options.trackPhi === undefined ? {} : { trackPhi: options.trackPhi }),
+      ...(options.adaptiveProbeTimeout === undefined
+        ? {}
+        : { adaptiveProbeTimeout: options.adaptiveProbeTimeout }),
+    };
+    const core = new SwimCore(coreOptions, this.environment(transport));
+    this.batcher = new DatagramBatcher(
+      (address, datagram) => transport.sendDatagram(address, this.seal(datagram)),
+      config.packetBytesMax,
+    );
+    const openDatagram = openThen(this.sealer, decodeDatagram);
+    const openStream = openThen(this.sealer, decodeStream);
+    transport.onDatagram((bytes, from) =>
+      this.host.receive('datagram', bytes, from, openDatagram, (result) => {
+        for (const packet of result.packets) core.handlePacket(from, packet);
+      }),
+    );
+    transport.onStream((bytes, from) =>
+      this.host.receive('stream', bytes, from, openStream, (result) =>
+        this.receiveStream(core, result.message, from),
+      ),
+    );
+    return {
+      core,
+      healthThresholdMs: config.probeTimeoutMs / 2,
+      healthEveryMs: config.probeIntervalMs / 2,
+    };
   }
 
   private environment(transport: Transport): SwimEnvironment {
@@ -379,7 +393,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
 /**
  * Creates a SWIM member over UDP and TCP (or the transport the options give). Nothing is bound until
- * `start()`; options are validated here and a mistake throws an `InvalidOptionError` naming the option.
+ * `start()`; options are validated here, in full (the format of `bind` and `advertise` included), and a
+ * mistake throws an `InvalidOptionError` naming the option and showing the value received.
  */
 export function createNode(options: NodeOptions = {}): SwimNode {
   return new SwimNode(options);

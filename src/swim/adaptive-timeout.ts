@@ -28,6 +28,23 @@ const MIN_SAMPLES = 8;
 /** Floor of the deviation, so that perfectly regular round trips do not make the timeout razor-thin. */
 const MIN_DEVIATION_MS = 1;
 
+/**
+ * Checks adaptive-timeout options given to `owner`, each named after `path` (`adaptiveProbeTimeout.` for
+ * a factory's option); returns phi and the shortest timeout, defaults filled in.
+ */
+export function checkAdaptiveTimeoutOptions(
+  options: AdaptiveTimeoutOptions,
+  maxMs: number,
+  owner = OWNER,
+  path = '',
+): { readonly phi: number; readonly minMs: number } {
+  checkKnownKeys(owner, options, ['phi', 'minMs'], path);
+  return {
+    phi: checkNumber(owner, `${path}phi`, options.phi ?? 3, { min: 0.5, max: 30 }),
+    minMs: checkNumber(owner, `${path}minMs`, options.minMs ?? 10, { min: 0, max: maxMs }),
+  };
+}
+
 /** Round-trip statistics and the timeout they imply. */
 export class AdaptiveTimeout {
   private readonly rtts = new IntervalWindow(WINDOW);
@@ -38,9 +55,8 @@ export class AdaptiveTimeout {
     options: AdaptiveTimeoutOptions,
     private readonly maxMs: number,
   ) {
-    checkKnownKeys(OWNER, options, ['phi', 'minMs']);
-    const phi = checkNumber(OWNER, 'phi', options.phi ?? 3, { min: 0.5, max: 30 });
-    this.minMs = checkNumber(OWNER, 'minMs', options.minMs ?? 10, { min: 0, max: maxMs });
+    const { phi, minMs } = checkAdaptiveTimeoutOptions(options, maxMs);
+    this.minMs = minMs;
     this.deviations = deviationsForPhi(phi);
   }
 

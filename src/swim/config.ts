@@ -3,7 +3,7 @@
  * `profiles.ts`; what a configuration implies (timeouts, limits, detection times) in `timing.ts`.
  */
 import { InvalidOptionError } from '../errors.js';
-import { checkKnownKeys, checkNumber, type NumberRange } from '../options.js';
+import { checkKnownKeys, checkNumber, describeReceived, type NumberRange } from '../options.js';
 
 /** Tunables of the SWIM membership protocol with Lifeguard. All durations are in milliseconds. */
 export interface SwimConfig {
@@ -75,20 +75,28 @@ export const SWIM_CONFIG_KEYS = Object.keys(RANGES) as readonly (keyof SwimConfi
  * Merges `overrides` onto `base` and validates the result: every field within its range, the probe
  * timeout no longer than the probe interval, no unknown field.
  *
+ * @param owner - the public function the fields were given to, for the messages; `SwimConfig` by default
+ * @param path - what precedes a field's name in the messages and `option`: `config.` for an option object
+ *   that holds the configuration in its `config`
  * @throws {@link InvalidOptionError} naming the first offending field and its allowed range.
  */
-export function resolveSwimConfig(overrides: Partial<SwimConfig>, base: SwimConfig): SwimConfig {
-  checkKnownKeys(OWNER, overrides, SWIM_CONFIG_KEYS);
+export function resolveSwimConfig(
+  overrides: Partial<SwimConfig>,
+  base: SwimConfig,
+  owner = OWNER,
+  path = '',
+): SwimConfig {
+  checkKnownKeys(owner, overrides, SWIM_CONFIG_KEYS, path);
   const merged: Record<string, number> = {};
   for (const key of SWIM_CONFIG_KEYS) {
-    merged[key] = checkNumber(OWNER, key, overrides[key] ?? base[key], RANGES[key]);
+    merged[key] = checkNumber(owner, `${path}${key}`, overrides[key] ?? base[key], RANGES[key]);
   }
   const config = merged as unknown as SwimConfig;
   if (config.probeTimeoutMs > config.probeIntervalMs) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
-      'probeTimeoutMs',
-      `${OWNER}: option probeTimeoutMs must be <= probeIntervalMs (${config.probeIntervalMs}), got ${config.probeTimeoutMs}`,
+      `${path}probeTimeoutMs`,
+      `${owner}: option ${path}probeTimeoutMs must be <= ${path}probeIntervalMs (${config.probeIntervalMs}), got ${describeReceived(config.probeTimeoutMs)}`,
     );
   }
   return Object.freeze(config);

@@ -185,44 +185,53 @@ export function parseAddress(address: string, options: ParseAddressOptions = {})
       `${label} must be a string host:port, ${EXAMPLES}`,
     );
   }
+  const parsed = parse(address, options.allowPortZero === true);
+  if (typeof parsed === 'string') throw badAddress(address, label, parsed);
+  return parsed;
+}
+
+/**
+ * What is wrong with `address` as `host:port`, as {@link parseAddress} would say it after the address
+ * (`the port is missing; …`), or undefined when it would accept it. For validation that reports in its
+ * own words, an option's for instance.
+ */
+export function addressProblem(
+  address: string,
+  options: Pick<ParseAddressOptions, 'allowPortZero'> = {},
+): string | undefined {
+  const parsed = parse(address, options.allowPortZero === true);
+  return typeof parsed === 'string' ? parsed : undefined;
+}
+
+/** `address` parsed, or what is wrong with it. */
+function parse(address: string, allowPortZero: boolean): HostPort | string {
   let hostText: string;
   let portText: string;
   if (address.startsWith('[')) {
     const close = address.indexOf(']');
-    if (close === -1) throw badAddress(address, label, `the IPv6 host has no closing bracket; ${EXAMPLES}`);
+    if (close === -1) return `the IPv6 host has no closing bracket; ${EXAMPLES}`;
     hostText = address.slice(1, close);
     const rest = address.slice(close + 1);
-    if (rest === '') throw badAddress(address, label, `the port is missing; ${EXAMPLES}`);
-    if (!rest.startsWith(':')) throw badAddress(address, label, `expected ":port" after "]"`);
+    if (rest === '') return `the port is missing; ${EXAMPLES}`;
+    if (!rest.startsWith(':')) return `expected ":port" after "]"`;
     portText = rest.slice(1);
-    if (!isIPv6(hostText)) throw badAddress(address, label, `${hostText} is not an IPv6 address`);
+    if (!isIPv6(hostText)) return `${hostText} is not an IPv6 address`;
   } else {
     const colon = address.lastIndexOf(':');
-    if (colon === -1) throw badAddress(address, label, `the port is missing; ${EXAMPLES}`);
+    if (colon === -1) return `the port is missing; ${EXAMPLES}`;
     hostText = address.slice(0, colon);
     portText = address.slice(colon + 1);
-    if (hostText.includes(':')) {
-      throw badAddress(address, label, 'an IPv6 host must be written in brackets, e.g. [::1]:7946');
-    }
-    if (hostText === '') {
-      throw badAddress(address, label, 'the host is missing; use 0.0.0.0 or [::] to bind every interface');
-    }
+    if (hostText.includes(':')) return 'an IPv6 host must be written in brackets, e.g. [::1]:7946';
+    if (hostText === '') return 'the host is missing; use 0.0.0.0 or [::] to bind every interface';
   }
   if (!PORT.test(portText) || Number(portText) > 65535) {
-    throw badAddress(
-      address,
-      label,
-      `the port must be an integer from 1 to 65535, got ${JSON.stringify(portText)}`,
-    );
+    return `the port must be an integer from 1 to 65535, got ${JSON.stringify(portText)}`;
   }
   const port = Number(portText);
-  if (port === 0 && options.allowPortZero !== true) {
-    throw badAddress(address, label, 'port 0 is only meaningful when binding; give the peer its real port');
-  }
+  if (port === 0 && !allowPortZero)
+    return 'port 0 is only meaningful when binding; give the peer its real port';
   const kind = hostKind(hostText);
-  if (kind === undefined) {
-    throw badAddress(address, label, `${JSON.stringify(hostText)} is neither an IP address nor a host name`);
-  }
+  if (kind === undefined) return `${JSON.stringify(hostText)} is neither an IP address nor a host name`;
   const host = canonicalHost(hostText);
   // A bracketed IPv4-mapped address canonicalises to plain IPv4.
   return { host, port, kind: kind === 'ipv6' && isIPv4(host) ? 'ipv4' : kind };

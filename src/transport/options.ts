@@ -2,12 +2,12 @@
  * Options shared by every transport, their defaults with the reason for each, and their validation.
  * Each transport adds its own options on top (see `net-transport.ts`, `memory.ts`).
  */
-import type { NetworkError } from '../errors.js';
-import { checkKnownKeys, checkNumber } from '../options.js';
+import { InvalidOptionError, type NetworkError } from '../errors.js';
+import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, childLogger, type LogBindings, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
-import { type HostPort, parseAddress } from './address.js';
+import { addressProblem, type HostPort, parseAddress } from './address.js';
 
 /**
  * The part of fdkit's `Logger` a transport uses: any `Logger` fits, a pino logger and `console` too.
@@ -109,6 +109,40 @@ export interface ResolvedTransportOptions {
 
 const HOUR_MS = 3_600_000;
 
+/** The numeric options of {@link TransportOptions}, as given or checked. */
+export type TransportNumbers = { readonly [K in keyof typeof TRANSPORT_DEFAULTS]: number };
+
+/**
+ * Checks the numeric options of `owner` (a transport, or what passes them on to one, so that a mistake
+ * is caught before anything is bound); returns them with the defaults filled in.
+ */
+export function checkTransportNumbers(owner: string, options: Partial<TransportNumbers>): TransportNumbers {
+  const number = (option: keyof typeof TRANSPORT_DEFAULTS, min: number, max: number, integer: boolean) =>
+    checkNumber(owner, option, options[option] ?? TRANSPORT_DEFAULTS[option], { min, max, integer });
+  return {
+    // The frame header holds a 32-bit length, so nothing larger can be announced.
+    streamBytesMax: number('streamBytesMax', 1, 0xffff_ffff, true),
+    connectTimeoutMs: number('connectTimeoutMs', 1, HOUR_MS, false),
+    streamTimeoutMs: number('streamTimeoutMs', 1, HOUR_MS, false),
+    maxInboundStreams: number('maxInboundStreams', 1, 65_536, true),
+  };
+}
+
+/**
+ * Checks an address option of `owner` (`bind`, `advertise`; port 0 allowed, as both take it), naming the
+ * option and showing the value received in the `InvalidOptionError`: for callers that check it before a
+ * transport does.
+ */
+export function checkAddressOption(owner: string, option: string, value: unknown): void {
+  const problem = typeof value === 'string' ? addressProblem(value, { allowPortZero: true }) : 'not a string';
+  if (problem === undefined) return;
+  throw new InvalidOptionError(
+    'FDKIT_INVALID_OPTION',
+    option,
+    `${owner}: option ${option} must be host:port, got ${describeReceived(value)}: ${problem}`,
+  );
+}
+
 /**
  * Validates `options` of the transport named `owner`, which also accepts `extraKeys`. Throws an
  * `InvalidOptionError` for a wrong or unknown option and a `NetworkError` `FDKIT_BAD_ADDRESS` for a bad
@@ -125,17 +159,12 @@ export function resolveTransportOptions(
     options.advertise === undefined
       ? undefined
       : parseAddress(options.advertise, { allowPortZero: true, label: `${owner}: advertise address` });
-  const number = (option: keyof typeof TRANSPORT_DEFAULTS, min: number, max: number, integer: boolean) =>
-    checkNumber(owner, option, options[option] ?? TRANSPORT_DEFAULTS[option], { min, max, integer });
+  const numbers = checkTransportNumbers(owner, options);
   checkLogger(owner, options.logger, ['debug', 'warn']);
   return {
     bind,
     advertise,
-    // The frame header holds a 32-bit length, so nothing larger can be announced.
-    streamBytesMax: number('streamBytesMax', 1, 0xffff_ffff, true),
-    connectTimeoutMs: number('connectTimeoutMs', 1, HOUR_MS, false),
-    streamTimeoutMs: number('streamTimeoutMs', 1, HOUR_MS, false),
-    maxInboundStreams: number('maxInboundStreams', 1, 65_536, true),
+    ...numbers,
     clock: options.clock ?? systemClock,
     logger: childLogger<'debug' | 'warn'>(options.logger ?? silentLogger, { component: 'transport' }),
     onSendError: options.onSendError,

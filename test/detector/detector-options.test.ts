@@ -202,8 +202,13 @@ describe('detector options', () => {
     const e = expectOptionError(() => make({ [option]: value }), option);
     expect(e.message).toContain(owner);
     expect(e.message).toContain(range);
-    // numbers and strings are echoed; other types are named
-    const echoed = typeof value === 'object' ? typeof value : shown(value);
+    // numbers and strings are echoed with their type, so that "5" and 5 read differently; objects are named
+    const echoed =
+      typeof value !== 'object'
+        ? `${shown(value)} (a ${typeof value})`
+        : Array.isArray(value)
+          ? 'an array'
+          : 'an object';
     expect(e.message).toContain(`got ${echoed}`);
   });
 

@@ -19,7 +19,7 @@ function refusal(options: object): InvalidOptionError {
 describe('resolveHeartbeatConfig', () => {
   it('names HeartbeatConfig in its messages unless told another owner', () => {
     expect(refusal({ intervalMs: 0 }).message).toBe(
-      'HeartbeatConfig: option intervalMs must be a number >= 1 and <= 3600000, got 0',
+      'HeartbeatConfig: option intervalMs must be a number >= 1 and <= 3600000, got 0 (a number)',
     );
     expect(() => resolveHeartbeatConfig({ intervalMs: 0 }, 'Mine')).toThrow(/^Mine: option intervalMs/);
   });
@@ -33,7 +33,7 @@ describe('resolveHeartbeatConfig', () => {
     expect([error.code, error.option, error.message]).toEqual([
       'FDKIT_INVALID_OPTION',
       'deadPhi',
-      'HeartbeatConfig: option deadPhi must be > suspectPhi (5) and <= 1000, or Infinity, got 1000.5',
+      'HeartbeatConfig: option deadPhi must be > suspectPhi (5) and <= 1000, or Infinity, got 1000.5 (a number)',
     ]);
   });
 

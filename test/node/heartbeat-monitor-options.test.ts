@@ -65,7 +65,7 @@ describe('every tunable is range-checked, naming the option and its range', () =
     const error = refusal({ suspectPhi: 8, deadPhi: 8 });
     expect([error.option, error.message]).toEqual([
       'deadPhi',
-      'createHeartbeatMonitor: option deadPhi must be > suspectPhi (8) and <= 1000, or Infinity, got 8',
+      'createHeartbeatMonitor: option deadPhi must be > suspectPhi (8) and <= 1000, or Infinity, got 8 (a number)',
     ]);
     expect(refusal({ deadPhi: 1001 }).message).toMatch(
       /deadPhi must be > suspectPhi \(5\) and <= 1000, or Infinity, got 1001/,

@@ -7,14 +7,14 @@ import { createSocket, type Socket as DgramSocket } from 'node:dgram';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, LifecycleError, NetworkError } from '../../src/errors.js';
+import { InvalidArgumentError, InvalidOptionError, LifecycleError, NetworkError } from '../../src/errors.js';
 import { createNode, type SwimNode } from '../../src/node/node.js';
 import type { NodeCounters } from '../../src/node/node-counters.js';
 import type { NodeOptions } from '../../src/node/node-options.js';
 import type { SwimConfig } from '../../src/swim/config.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 import { parseAddress } from '../../src/transport/address.js';
-import { EventLog, holds, poll, rejection, snapshot, view } from '../support/node-harness.js';
+import { EventLog, holds, poll, rejection, snapshot, thrown, view } from '../support/node-harness.js';
 import { datagramCases, type NodeDropReason, type StreamCase, streamCases } from './node-garbage.js';
 
 /**
@@ -405,12 +405,11 @@ describe('errors', () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
   });
 
-  it('a bad bind address rejects start() with FDKIT_BAD_ADDRESS', async () => {
+  it('a bad bind address is refused by createNode, before any socket is opened', () => {
     for (const bind of ['nonsense', '127.0.0.1', '127.0.0.1:70000', '[::1:0', ':0']) {
-      const node = make('n1', { bind });
-      const error = await rejection(node.start());
-      expect(error, bind).toBeInstanceOf(NetworkError);
-      expect(error, bind).toMatchObject({ code: 'FDKIT_BAD_ADDRESS' });
+      const error = thrown(() => make('n1', { bind }));
+      expect(error, bind).toBeInstanceOf(InvalidOptionError);
+      expect(error, bind).toMatchObject({ code: 'FDKIT_INVALID_OPTION', option: 'bind' });
     }
   });
 

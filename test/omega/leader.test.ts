@@ -441,7 +441,7 @@ describe('LeaderCore: options', () => {
 
   it('states the range in the message', () => {
     expect((make({ self: { name: 'n1' }, stableForMs: -1 }) as Error).message).toBe(
-      'LeaderCore: option stableForMs must be a number >= 0 and <= 86400000, got -1',
+      'LeaderCore: option stableForMs must be a number >= 0 and <= 86400000, got -1 (a number)',
     );
   });
 });
