@@ -291,6 +291,10 @@ export class MemoryCluster {
       resolver: this.resolver,
       config: this.config,
       leaveTimeoutMs: 5000,
+      // The default samples this process's real GC pauses: on a loaded machine they raise a member's
+      // health score, which stretches its probes and timeouts, and a test on virtual time stops being
+      // deterministic. A test that wants local health passes its own source.
+      localHealth: false,
     };
   }
 
