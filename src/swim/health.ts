@@ -13,7 +13,6 @@ export class Health {
   readonly awareness: Awareness;
   readonly freezeGuard: FreezeGuard | undefined;
   private readonly lateTimers: LateTimers;
-  private readonly baseProbeIntervalMs: number;
 
   /** @param freezeGuard - whether to keep a freeze guard, which trips at a probe timeout late */
   constructor(
@@ -23,17 +22,8 @@ export class Health {
     private readonly clock: Clock,
   ) {
     this.awareness = new Awareness(config.awarenessMaxMultiplier);
-    this.baseProbeIntervalMs = config.probeIntervalMs;
     this.freezeGuard = freezeGuard ? new FreezeGuard(config.probeTimeoutMs) : undefined;
     this.lateTimers = new LateTimers(config.probeTimeoutMs, this.awareness, this.freezeGuard, counters);
-  }
-
-  /**
-   * The probe interval at the current score, as the prober schedules its next probe. One definition, so
-   * that what the suspicions call recent evidence keeps pace with how often this member really probes.
-   */
-  probeIntervalMs(): number {
-    return this.awareness.scale(this.baseProbeIntervalMs);
   }
 
   /** Called by the protocol's timers with their due time: a late one measures this member's stall. */

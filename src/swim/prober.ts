@@ -212,13 +212,13 @@ export class Prober {
   }
 
   private tick(): void {
-    const { lifecycle, health, view, random, clock } = this.ctx;
+    const { lifecycle, health, config, view, random, clock } = this.ctx;
     if (!lifecycle.isRunning) return;
     health.noteTimer(this.tickDueMs);
     // The previous probe's period ends now: it is decided before the next probe starts.
     this.finish();
     this.port.periodStarted();
-    const intervalMs = health.probeIntervalMs();
+    const intervalMs = health.awareness.scale(config.probeIntervalMs);
     const again = this.reprobe;
     this.reprobe = -1;
     let target = again >= 0 && view.isProbeable(again) ? again : this.port.ownSuspectToProbe();

@@ -186,9 +186,9 @@ export class Suspicions {
    */
   ownSuspectToProbe(): number {
     if (this.running.size === 0) return -1;
-    const { clock, health, view, name } = this.ctx;
+    const { clock, health, config, view, name } = this.ctx;
     const now = clock.now();
-    const periodMs = health.probeIntervalMs();
+    const periodMs = health.awareness.scale(config.probeIntervalMs);
     let best = -1;
     let bestDeadline = now + 2 * periodMs;
     for (const [id, suspicion] of this.running) {
@@ -242,20 +242,18 @@ export class Suspicions {
    * suspicion until the timeout, and would declare a live member dead (memberlist does). So it pings the
    * suspect once, carrying the accusation; a live suspect refutes before it acks, and the ack brings the
    * refutation back. Silence convicts, one probe timeout later. A suspicion that two refused connections
-   * proved, and the member whose own probe of the suspect failed within its last two probe periods,
+   * proved, and the member whose own probe of the suspect failed within the last two probe intervals,
    * convict at once: they have fresh first-hand evidence, and the first one's declaration usually reaches
-   * the others before their own timeouts. The periods are the prober's, stretched by the health score: an
-   * unhealthy member probes less often, and its latest probe is no less recent for that. An accuser whose
-   * evidence is older gives the last word too: its probes may have failed inside a partition that has
-   * healed since, with the suspicion's gossip spent there, so that the suspect never heard of it (the
-   * simulator found live members convicted that way seconds after a heal;
-   * {@link Suspicions.ownSuspectToProbe} usually refreshes the evidence first).
+   * the others before their own timeouts. An accuser whose evidence is older gives the last word too: its
+   * probes may have failed inside a partition that has healed since, with the suspicion's gossip spent
+   * there, so that the suspect never heard of it (the simulator found live members convicted that way
+   * seconds after a heal; {@link Suspicions.ownSuspectToProbe} usually refreshes the evidence first).
    */
   private lastWord(id: number, suspicion: Suspicion, conclude: () => void): void {
     if (this.running.get(id) !== suspicion) return;
     const { clock, config, counters, health, name } = this.ctx;
     const fresh =
-      suspicion.accuser === name && clock.now() - suspicion.probedAtMs <= 2 * health.probeIntervalMs();
+      suspicion.accuser === name && clock.now() - suspicion.probedAtMs <= 2 * config.probeIntervalMs;
     if (fresh || suspicion.refusedBy.length >= REFUSALS_TO_CONVICT) {
       conclude();
       return;
