@@ -5,7 +5,7 @@
  * caller's bug, reported as such instead of silently corrupting the statistics.
  *
  * A detector's times come either from the caller (`atMs`) or from its clock. Mixing two clocks is the
- * other bug worth catching: heartbeats given `Date.now()` and queries that read `performance.now()` make
+ * other bug worth catching: heartbeats given `Date.now` readings and queries that read `performance.now` make
  * the silence negative, and the peer available for ever. {@link HeartbeatClock} remembers where the last
  * heartbeat's time came from so that a query reading the clock can tell.
  */
@@ -22,7 +22,7 @@ export const MAX_TIMESTAMP_MS = Number.MAX_SAFE_INTEGER;
 /**
  * How far a given heartbeat time may be ahead of the clock a query reads. One monotonic clock is never
  * ahead of itself; the hour leaves room for a wall clock on both sides that NTP stepped back, and is far
- * below the 54 years between `Date.now()` and `performance.now()`. Behind is not checked: a heartbeat
+ * below the 54 years between `Date.now` and `performance.now` readings. Behind is not checked: a heartbeat
  * long before the clock's reading is what a long silence looks like, and it already reads as unavailable.
  */
 const CLOCK_AHEAD_TOLERANCE_MS = 3_600_000;
@@ -124,7 +124,7 @@ export class HeartbeatClock {
         now,
         `${this.owner}.${method}: the last heartbeat was given atMs ${this.lastMs}, ${ahead} ms ahead of ` +
           `the detector's clock, which reads ${now}: the heartbeats' timestamps come from another clock ` +
-          '(Date.now() against the default performance.now(), say), and the peer would stay available for ' +
+          '(wall-clock Date.now readings against the default performance.now, say), and the peer would stay available for ' +
           `ever. Give the detector that clock as its clock option and omit atMs everywhere, or pass the ` +
           `same clock's time as atMs to ${method} and every other query`,
       );

@@ -142,7 +142,7 @@ describe.each(DETECTORS)('$name: heartbeats and queries on one clock', ({ name, 
     expect(e.message).toBe(
       `${name}.${method}: the last heartbeat was given atMs 1733100000000, 1733099900000 ms ahead of the ` +
         "detector's clock, which reads 100000: the heartbeats' timestamps come from another clock " +
-        '(Date.now() against the default performance.now(), say), and the peer would stay available for ' +
+        '(wall-clock Date.now readings against the default performance.now, say), and the peer would stay available for ' +
         'ever. Give the detector that clock as its clock option and omit atMs everywhere, or pass the ' +
         `same clock's time as atMs to ${method} and every other query`,
     );
