@@ -6,33 +6,9 @@
  * stream holds.
  */
 import { describe, expect, it } from 'vitest';
-import { MetricsCollector } from '../../src/sim/metrics.js';
 import { Simulation, simName } from '../../src/sim/simulation.js';
 import type { MemberEvent, SwimEvent } from '../../src/swim/events.js';
-
-function event(type: MemberEvent['type'], member: number, incarnation: number, atMs: number): MemberEvent {
-  return {
-    type,
-    member: `n${member}`,
-    address: `sim-${member}:7946`,
-    incarnation,
-    previous: 'alive',
-    atMs,
-    wallMs: atMs,
-    cause: type === 'dead' ? 'suspicion-timeout' : type === 'suspect' ? 'probe-failed' : 'joined',
-    confirmations: 0,
-    localHealth: 0,
-  };
-}
-
-/** Four members; member 1's process is up while `up[1]`, in the life that started at incarnation 5. */
-function collector(up: boolean[]): MetricsCollector {
-  return new MetricsCollector(4, {
-    isUp: (m) => up[m] === true,
-    lifeIncarnation: () => 5,
-    indexOf: (name) => Number(name.slice(1)),
-  });
-}
+import { collector, event } from './metrics-fixtures.js';
 
 describe('MetricsCollector: false suspicions and false deaths', () => {
   it('counts a death of a member whose process is up as a false death, and its suspicion as a false suspicion', () => {
