@@ -121,7 +121,7 @@ describe('EtcdCasStore', () => {
     const make = () => new EtcdCasStore({} as unknown as Etcd3);
     expect(make).toThrow(InvalidArgumentError);
     expect(make).toThrow(
-      'EtcdCasStore: client must be an etcd3 client or namespace, got a value of type object',
+      'EtcdCasStore: client must be an etcd3 client or namespace, got an object',
     );
   });
 });

@@ -285,7 +285,7 @@ describe('claimCas misuse', () => {
     [
       'store',
       { read: async () => undefined },
-      'with read and compareAndSet methods, got a value of type object',
+      'with read and compareAndSet methods, got an object',
     ],
     ['key', '', 'claimCas: key must be a non-empty string, got ""'],
     ['key', 42, 'claimCas: key must be a non-empty string, got 42'],
@@ -316,7 +316,7 @@ describe('claimCas misuse', () => {
     [{ maxAttempts: 0 }, 'FDKIT_INVALID_OPTION', 'maxAttempts', 'an integer >= 1 and <= 1000, got 0'],
     [{ maxAttempts: 2.5 }, 'FDKIT_INVALID_OPTION', 'maxAttempts', 'got 2.5'],
     [{ maxAttempts: '3' }, 'FDKIT_INVALID_OPTION', 'maxAttempts', 'got "3"'],
-    [{ signal: {} }, 'FDKIT_INVALID_OPTION', 'signal', 'must be an AbortSignal, got a value of type object'],
+    [{ signal: {} }, 'FDKIT_INVALID_OPTION', 'signal', 'must be an AbortSignal, got an object'],
   ])('options %o are an InvalidOptionError %s for %s', async (options, code, option, message) => {
     const error = await rejection(claimCas(store, 'r', 1n, options as ClaimCasOptions<string>));
     expect(error).toBeInstanceOf(InvalidOptionError);
@@ -352,7 +352,7 @@ describe('claimCas misuse', () => {
     const notFn = await rejection(claim.update('x' as unknown as (v: string) => string));
     expect(notFn).toMatchObject({
       argument: 'fn',
-      message: 'CasClaim.update: fn must be a function, got "x"',
+      message: 'CasClaim.update: fn must be a function, got "x" (a string)',
     });
     const noReturn = await rejection(claim.update((() => undefined) as unknown as (v: string) => string));
     expect(noReturn).toBeInstanceOf(InvalidArgumentError);
@@ -390,7 +390,7 @@ describe('claimCas over a broken store', () => {
       async () => 'OK',
     );
     const error = await expectFenceError(claimCas(store, 'r', 2n), 'FDKIT_FENCE_STORE');
-    expect(error.message).toContain('returned "OK", not a boolean, so whether it wrote is unknown');
+    expect(error.message).toContain('returned "OK" (a string), not a boolean, so whether it wrote is unknown');
   });
 
   it('a compare-and-set that never lands gives up after maxAttempts tries, for the claim and for updates', async () => {

@@ -7,17 +7,9 @@
  */
 import { abortable } from '../../abortable.js';
 import { FenceError } from '../../errors.js';
+import { describeReceived } from '../../options.js';
 import { FENCING_TOKEN_MAX } from '../token.js';
 import type { CasStore, CasVersion, FencedRecord, Versioned } from './cas-store.js';
-
-/** `value` as a message shows it: bigints with their `n`, strings quoted, objects by kind. */
-export function describeReceived(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  return `a value of type ${typeof value}`;
-}
 
 function checkRecord<V>(owner: string, key: string, record: unknown): Versioned<V> | undefined {
   if (record === undefined) return undefined;

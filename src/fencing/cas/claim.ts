@@ -12,10 +12,10 @@
  * would otherwise loop forever.
  */
 import { FenceError, InvalidArgumentError, InvalidOptionError, StaleTokenError } from '../../errors.js';
-import { checkKnownKeys, checkNumber } from '../../options.js';
+import { checkKnownKeys, checkNumber, describeReceived } from '../../options.js';
 import { type FenceHolder, type FencingToken, resolveHolder } from '../token.js';
 import type { CasStore, Versioned } from './cas-store.js';
-import { CheckedStore, describeReceived } from './checked-store.js';
+import { CheckedStore } from './checked-store.js';
 
 /** Options of {@link claimCas}. */
 export interface ClaimCasOptions<V> {

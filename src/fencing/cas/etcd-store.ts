@@ -13,8 +13,8 @@
  */
 import type { Namespace } from 'etcd3';
 import { FenceError, InvalidArgumentError } from '../../errors.js';
+import { describeReceived } from '../../options.js';
 import type { CasStore, CasVersion, FencedRecord, Versioned } from './cas-store.js';
-import { describeReceived } from './checked-store.js';
 
 /** A fence as encoded: decimal digits, at most 19 (2^63 − 1 has 19); the range is checked by the claim. */
 const DECIMAL = /^\d{1,19}$/;
