@@ -55,3 +55,11 @@ export const MUTATION_FOLDERS: readonly MutationFolder[] = [
 export function reportPath(name: string): string {
   return `bench/results/mutation/${name}.json`;
 }
+
+/** Where part reports go: runs over a few files of a folder, folded in by bench/mutation/merge.ts. */
+export const PARTS_DIR = 'bench/results/mutation/parts';
+
+/** The report of part `part` of folder `name` (`bench/mutation/run.ts --files … --part`). */
+export function partPath(name: string, part: string): string {
+  return `${PARTS_DIR}/${name}--${part}.json`;
+}

@@ -8,7 +8,8 @@
  *   npx tsx bench/mutation/report.ts [--folder NAME,...] [--markdown FILE] [--check]
  *
  * `--markdown` also writes the tables to FILE (bench/results/mutation.md by convention); `--check`
- * exits 1 when a survivor has no disposition.
+ * exits 1 when a survivor has no disposition. Part reports not yet merged (bench/mutation/merge.ts)
+ * count over their folder's report for the files they hold.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchFlags } from '../support/flags.js';
@@ -16,6 +17,7 @@ import { formatTable, markdownTable } from '../support/format.js';
 import type { Equivalent } from './equivalent.js';
 import { EQUIVALENTS } from './equivalents.js';
 import { MUTATION_FOLDERS, reportPath } from './folders.js';
+import { partsOf } from './merge.js';
 
 type Status =
   | 'Killed'
@@ -190,10 +192,12 @@ function main(): void {
   const runs = MUTATION_FOLDERS.filter((f) => !Array.isArray(asked) || asked.includes(f.name));
   const byFolder = new Map<string, Report['files']>();
   for (const run of runs) {
-    const path = reportPath(run.name);
-    if (!existsSync(path)) continue;
-    const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
-    byFolder.set(run.folder, { ...byFolder.get(run.folder), ...report.files });
+    // A part report (bench/mutation/merge.ts) holds newer results for its files than the folder's.
+    for (const path of [reportPath(run.name), ...partsOf(run.name)]) {
+      if (!existsSync(path)) continue;
+      const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
+      byFolder.set(run.folder, { ...byFolder.get(run.folder), ...report.files });
+    }
   }
   const scores: FolderScore[] = [];
   const survivors: Survivor[] = [];
