@@ -21,7 +21,7 @@
  * that people changing different files can each rerun theirs, in worktrees, at once.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchFlags } from '../support/flags.js';
 import { MUTATION_FOLDERS, PARTS_DIR, partPath, reportPath } from './folders.js';
 
@@ -33,6 +33,18 @@ const USAGE = `usage: npx tsx bench/mutation/run.ts [--folder NAME,...] [--full]
 function usage(message: string): never {
   process.stderr.write(`bench/mutation/run.ts: ${message}\n${USAGE}\n`);
   process.exit(2);
+}
+
+/**
+ * Cuts the part report at `path` down to the files of `mutate`: Stryker carries the incremental
+ * file's results for the other files into its report, and those would be stale by the time a part
+ * is merged (bench/mutation/merge.ts).
+ */
+function keepOnly(path: string, mutate: readonly string[]): void {
+  const wanted = new Set(mutate.map((m) => m.replace(/:\d+(-\d+)?$/, '')));
+  const report = JSON.parse(readFileSync(path, 'utf8')) as { files: Record<string, unknown> };
+  report.files = Object.fromEntries(Object.entries(report.files).filter(([file]) => wanted.has(file)));
+  writeFileSync(path, JSON.stringify(report));
 }
 
 function main(): void {
@@ -87,6 +99,7 @@ function main(): void {
       process.stderr.write(`bench/mutation/run.ts: stryker failed on ${folder.name} (${run.status})\n`);
       process.exit(1);
     }
+    if (Array.isArray(files)) keepOnly(report, files);
   }
 }
 
