@@ -10,7 +10,9 @@
 import type { Equivalent } from './equivalent.js';
 
 import { DETECTOR } from './equivalents/detector.js';
-import { FENCING } from './equivalents/fencing.js';
+import { FENCING_CAS } from './equivalents/fencing-cas.js';
+import { FENCING_LEASE } from './equivalents/fencing-lease.js';
+import { FENCING_SQL } from './equivalents/fencing-sql.js';
 import { HEARTBEAT } from './equivalents/heartbeat.js';
 import { SIM_METRICS } from './equivalents/sim-metrics.js';
 import { SWIM_PROBE } from './equivalents/swim-probe.js';
@@ -27,7 +29,9 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...HEARTBEAT,
   ...WIRE_VALIDATE,
   ...WIRE_DECODE,
-  ...FENCING,
+  ...FENCING_SQL,
+  ...FENCING_CAS,
+  ...FENCING_LEASE,
   ...SWIM_SUSPICION,
   ...SWIM_PROBE,
   ...SWIM_SYNC,
