@@ -6,20 +6,9 @@
  * MessagePack layout in the comments.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors.js';
 import type { Ack, Packet } from '../../src/swim/messages.js';
 import { decodeDatagram, encodeCompound, encodePacket, packCompound } from '../../src/wire/index.js';
-
-function refusal(call: () => unknown): { code: string; argument: string; message: string } {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    const { code, argument, message } = error as InvalidArgumentError;
-    return { code, argument, message };
-  }
-  throw new Error('expected an InvalidArgumentError');
-}
+import { refusal, refused } from './refusal.js';
 
 const ACK: Ack = { type: 'ack', seq: 1, from: 'n1', updates: [] };
 // [1, 3, 1, 'n1', []]: fixarray header 1 + version 1 + tag 1 + seq 1 + fixstr 1 + 2 + fixarray 1 = 8 bytes.
@@ -36,11 +25,9 @@ describe('encodeCompound', () => {
     expect(encodeCompound([ACK]).length).toBe(4 + ACK_BYTES);
     expect(encodeCompound(new Array(255).fill(ACK)).length).toBe(6 + 255 * ACK_BYTES);
     for (const count of [0, 256]) {
-      expect(refusal(() => encodeCompound(new Array(count).fill(ACK)))).toEqual({
-        code: 'FDKIT_INVALID_ARGUMENT',
-        argument: 'packets',
-        message: `encodeCompound: 1 to 255 packets, got ${count}`,
-      });
+      expect(refusal(() => encodeCompound(new Array(count).fill(ACK)))).toEqual(
+        refused('packets', `encodeCompound: 1 to 255 packets, got ${count}`),
+      );
     }
   });
 
@@ -50,11 +37,9 @@ describe('encodeCompound', () => {
     expect(largest.length).toBe(65_507);
     const result = decodeDatagram(largest);
     expect(result.ok && result.packets.map((p) => p.type)).toEqual(['user', 'user']);
-    expect(refusal(() => encodeCompound([user(32_742), user(32_742)]))).toEqual({
-      code: 'FDKIT_INVALID_ARGUMENT',
-      argument: 'packets',
-      message: 'encodeCompound: 65508 bytes, more than a datagram holds (65507)',
-    });
+    expect(refusal(() => encodeCompound([user(32_742), user(32_742)]))).toEqual(
+      refused('packets', 'encodeCompound: 65508 bytes, more than a datagram holds (65507)'),
+    );
   });
 });
 
@@ -67,11 +52,9 @@ describe('packCompound', () => {
     expect(packCompound([ack, ack], 7)).toEqual([ack, ack]);
     expect(packCompound([ack, ack], 65_507).map((d) => d.length)).toEqual([4 + 2 * ACK_BYTES]);
     for (const budget of [6, 65_508]) {
-      expect(refusal(() => packCompound([ack], budget))).toEqual({
-        code: 'FDKIT_INVALID_ARGUMENT',
-        argument: 'budgetBytes',
-        message: `packCompound: budgetBytes must be an integer in [7, 65507], got ${budget}`,
-      });
+      expect(refusal(() => packCompound([ack], budget))).toEqual(
+        refused('budgetBytes', `packCompound: budgetBytes must be an integer in [7, 65507], got ${budget}`),
+      );
     }
   });
 

@@ -6,9 +6,9 @@
  * Sizes are worked out by hand from the MessagePack layout in the comments.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors.js';
 import type { Ack, PushPull, Update } from '../../src/swim/messages.js';
 import { encodePacket, encodeStream } from '../../src/wire/index.js';
+import { refusal, refused } from './refusal.js';
 
 const ACK: Ack = { type: 'ack', seq: 1, from: 'n1', updates: [] };
 
@@ -24,19 +24,12 @@ describe('encodePacket', () => {
       meta: new Uint8Array(512),
     };
     const updates = new Array<Update>(130).fill(alive);
-    let error: unknown;
-    try {
-      encodePacket({ type: 'gossip', from: 'g', updates });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    const { code, argument, message } = error as InvalidArgumentError;
-    expect({ code, argument, message }).toEqual({
-      code: 'FDKIT_INVALID_ARGUMENT',
-      argument: 'packet',
-      message: 'encodePacket: the gossip packet takes 67868 bytes, more than a datagram holds (65507)',
-    });
+    expect(refusal(() => encodePacket({ type: 'gossip', from: 'g', updates }))).toEqual(
+      refused(
+        'packet',
+        'encodePacket: the gossip packet takes 67868 bytes, more than a datagram holds (65507)',
+      ),
+    );
   });
 });
 

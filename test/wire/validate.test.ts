@@ -7,10 +7,10 @@
  * 255 bytes, meta 512, payloads 64,512, u32 up to 2^32 − 1, state codes 0 to 3), not taken from the code.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/errors.js';
 import type { Heartbeat } from '../../src/heartbeat/messages.js';
 import type { MemberList, Packet, PushPull, StreamMessage, Update } from '../../src/swim/messages.js';
 import { encodeHeartbeat, encodePacket, encodeStream, streamMessageProblem } from '../../src/wire/index.js';
+import { type Refusal, refusal, refused } from './refusal.js';
 
 // What each kind of field must be, as the messages say it.
 const NAME = 'a string of 1 to 255 bytes of well-formed UTF-8 without U+FFFD';
@@ -24,29 +24,6 @@ const STATE = 'a state code in [0, 3]';
 const wrong = (path: string, what: string): string => `${path}: wrong type; must be ${what}`;
 const range = (path: string, what: string): string => `${path}: out of range; must be ${what}`;
 const cast = <T>(value: unknown): T => value as T;
-
-interface Refusal {
-  readonly code: string;
-  readonly argument: string;
-  readonly message: string;
-}
-
-function refusal(call: () => unknown): Refusal {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    const { code, argument, message } = error as InvalidArgumentError;
-    return { code, argument, message };
-  }
-  throw new Error('expected an InvalidArgumentError');
-}
-
-const refused = (argument: string, message: string): Refusal => ({
-  code: 'FDKIT_INVALID_ARGUMENT',
-  argument,
-  message,
-});
 
 const bin = (n: number): Uint8Array => new Uint8Array(n);
 
