@@ -94,7 +94,7 @@ export class Keyring {
   }
 
   private indexOf(key: Uint8Array): number {
-    return this.ring.findIndex((k) => sameBytes(k, key));
+    return this.ring.findIndex((k) => sameKey(k, key));
   }
 }
 
@@ -108,8 +108,8 @@ function checkKey(method: string, key: unknown): asserts key is Uint8Array {
   }
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether two keys are equal; both are {@link KEY_BYTES} long (checkKey passed both on their way in). */
+function sameKey(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < KEY_BYTES; i++) if (a[i] !== b[i]) return false;
   return true;
 }

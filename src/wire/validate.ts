@@ -114,11 +114,8 @@ function field(
   return `${index < 0 ? base : `${base}[${index}]`}.${name}: ${describeProblem(kind, check)}`;
 }
 
-/**
- * The first invalid field of `u`, as `path: problem`, or undefined when `u` is valid. The path is
- * `base[index]` (just `base` for a negative index).
- */
-export function updateProblem(u: Update, base: string, index = -1): string | undefined {
+/** The first invalid field of `u`, update `index` of `base`, as `path: problem`, or undefined when valid. */
+function updateProblem(u: Update, base: string, index: number): string | undefined {
   switch (u?.kind) {
     case 'alive':
       return (
@@ -134,7 +131,7 @@ export function updateProblem(u: Update, base: string, index = -1): string | und
         field(base, index, 'incarnation', 'u32', checkU32(u.incarnation)) ??
         field(base, index, 'from', 'name', checkName(u.from)) ??
         (u.kind === 'suspect' && u.refused !== undefined && u.refused !== true
-          ? `${base}${index >= 0 ? `[${index}]` : ''}.refused: must be true or absent`
+          ? `${base}[${index}].refused: must be true or absent`
           : undefined)
       );
     case 'user':
@@ -143,10 +140,8 @@ export function updateProblem(u: Update, base: string, index = -1): string | und
         field(base, index, 'seq', 'u32', checkU32(u.seq)) ??
         field(base, index, 'payload', 'payload', checkBytes(u.payload, USER_PAYLOAD_BYTES_MAX))
       );
-    default: {
-      const where = index < 0 ? base : `${base}[${index}]`;
-      return `${where}.kind: unknown update kind ${String((u as { kind?: unknown } | undefined)?.kind)}`;
-    }
+    default:
+      return `${base}[${index}].kind: unknown update kind ${String((u as { kind?: unknown } | undefined)?.kind)}`;
   }
 }
 

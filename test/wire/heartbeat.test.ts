@@ -196,6 +196,33 @@ describe('heartbeat rejects', () => {
     for (const version of ['1', null, [1]]) expectDrop(pack(replaced(0, version)), 'malformed');
   });
 
+  it('the detail of a bad version says what came and what this member speaks, with nothing before', () => {
+    expect(decodeHeartbeat(pack(replaced(0, 2)))).toEqual({
+      ok: false,
+      reason: 'unknown-version',
+      detail: 'version 2, this member speaks 1',
+    });
+    expect(decodeHeartbeat(pack(replaced(0, '1')))).toEqual({
+      ok: false,
+      reason: 'malformed',
+      detail: 'the version is not a number',
+    });
+  });
+
+  it('drops, and does not throw for, bytes that throw when read (a hostile Uint8Array)', () => {
+    const hostile = new Uint8Array(encodeHeartbeat(HEARTBEAT));
+    Object.defineProperty(hostile, 'length', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(decodeHeartbeat(hostile)).toEqual({
+      ok: false,
+      reason: 'malformed',
+      detail: 'internal error: Error: boom',
+    });
+  });
+
   it('SWIM messages and unknown types are unknown-type; a type that is not a number is malformed', () => {
     expectDrop(encodePacket({ type: 'ack', seq: 1, from: 'n1', updates: [] }), 'unknown-type', /SWIM/);
     expectDrop(encodeCompound([{ type: 'gossip', from: 'g', updates: [] }]), 'unknown-type', /SWIM/);

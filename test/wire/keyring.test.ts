@@ -103,6 +103,49 @@ describe('Keyring', () => {
   });
 });
 
+describe('Keyring messages and edge cases', () => {
+  const badKey = (method: string, got: string): string =>
+    `${method}: a key must be a Uint8Array of 32 bytes (AES-256), got ${got}`;
+
+  it('every refusal names the method and what was received', () => {
+    const ring = new Keyring([key(1), key(2)]);
+    const cases: [() => unknown, string, string][] = [
+      [() => new Keyring([]), 'FDKIT_EMPTY_KEYRING', 'Keyring: give at least one 32-byte key (the primary)'],
+      [() => new Keyring([new Uint8Array(16)]), 'FDKIT_INVALID_KEY', badKey('Keyring', '16 bytes')],
+      [() => ring.install(new Uint8Array(31)), 'FDKIT_INVALID_KEY', badKey('Keyring.install', '31 bytes')],
+      [() => ring.use(new Uint8Array(33)), 'FDKIT_INVALID_KEY', badKey('Keyring.use', '33 bytes')],
+      [
+        () => ring.remove('k' as unknown as Uint8Array),
+        'FDKIT_INVALID_KEY',
+        badKey('Keyring.remove', 'string'),
+      ],
+      [
+        () => ring.use(key(3)),
+        'FDKIT_KEY_NOT_INSTALLED',
+        'Keyring.use: the key is not installed; install it first',
+      ],
+      [
+        () => ring.remove(key(1)),
+        'FDKIT_REMOVE_PRIMARY_KEY',
+        'Keyring.remove: the key is the primary; make another key primary with use() first',
+      ],
+    ];
+    for (const [call, code, message] of cases) {
+      const error = keyringError(call);
+      expect({ code: error.code, message: error.message }).toEqual({ code, message });
+    }
+  });
+
+  it('using the primary again keeps the order; the primary given twice or installed again is kept once', () => {
+    const ring = new Keyring([key(1), key(1), key(2)]);
+    expect(ring.keys().map((k) => k[0])).toEqual([1, 2]);
+    ring.use(key(1));
+    expect(ring.keys().map((k) => k[0])).toEqual([1, 2]);
+    ring.install(key(1));
+    expect(ring.keys().map((k) => k[0])).toEqual([1, 2]);
+  });
+});
+
 describe('Sealer', () => {
   const message = text('a ping, say');
 
@@ -180,7 +223,11 @@ describe('Sealer', () => {
     const decode = (bytes: Uint8Array) => ({ ok: true as const, bytes });
     const open = openThen(s, decode);
     expect(open(s.seal(message))).toEqual({ ok: true, bytes: message });
-    expect(open(message)).toMatchObject({ ok: false, reason: 'decrypt-failed' });
+    expect(open(message)).toEqual({
+      ok: false,
+      reason: 'decrypt-failed',
+      detail: 'not sealed under an installed key and this cluster label',
+    });
     expect(openThen(undefined, decode)).toBe(decode);
   });
 });
