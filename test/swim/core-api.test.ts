@@ -5,57 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, LifecycleError } from '../../src/errors.js';
-import type { ConnectOutcome, Watch } from '../../src/membership/connection.js';
 import { USER_PAYLOAD_BYTES_MAX } from '../../src/membership/limits.js';
-import { Random } from '../../src/runtime/random.js';
-import { VirtualClock } from '../../src/runtime/virtual-clock.js';
-import { SwimCore, type SwimCoreOptions } from '../../src/swim/core.js';
-import type { SwimEnvironment } from '../../src/swim/environment.js';
-import type { Packet, StreamMessage } from '../../src/swim/messages.js';
-import { addressOf, type ListEntry, memberList } from './swim-scripted.js';
-
-/** One core named `solo` over a recording environment; `kernel` adds `probeConnect` and/or `watch`. */
-function solo(options: Partial<SwimCoreOptions> = {}, kernel: { connect?: boolean; watch?: boolean } = {}) {
-  const clock = new VirtualClock({ wallStartMs: 1_700_000_000_000 });
-  const packets: Array<{ to: string; packet: Packet; bytes: number }> = [];
-  const streams: Array<{ to: string; message: StreamMessage }> = [];
-  const watched: string[] = [];
-  const env: SwimEnvironment = {
-    clock,
-    random: new Random(7),
-    sendPacket: (to, packet, bytes) => packets.push({ to, packet, bytes }),
-    sendStream: (to, message) => streams.push({ to, message }),
-    emit: () => {},
-    ...(kernel.connect === true
-      ? {
-          probeConnect: (_to: string, _timeoutMs: number, done: (outcome: ConnectOutcome) => void) => {
-            clock.setTimer(1, () => done('accepted'));
-          },
-        }
-      : {}),
-    ...(kernel.watch === true
-      ? {
-          watch: (to: string): Watch => {
-            watched.push(to);
-            return { cancel: () => {} };
-          },
-        }
-      : {}),
-  };
-  const core = new SwimCore({ name: 'solo', address: addressOf('solo'), ...options }, env);
-  /** A push-pull request from the first of `entries`, listing them all. */
-  const learn = (...entries: ListEntry[]) =>
-    core.handleStream(addressOf(entries[0]!.name), {
-      type: 'push-pull',
-      from: entries[0]!.name,
-      join: false,
-      reply: false,
-      members: memberList(entries),
-    });
-  return { clock, core, packets, streams, watched, learn };
-}
-
-const alive = (name: string, incarnation = 1): ListEntry => ({ name, incarnation, state: 'alive' });
+import type { SwimCore, SwimCoreOptions } from '../../src/swim/core.js';
+import { FreezableClock } from '../heartbeat/heartbeat-harness.js';
+import { alive, type SoloKernel, solo } from './core-solo.js';
+import { addressOf } from './swim-scripted.js';
 
 /** What `f` threw. */
 function thrown(f: () => void): unknown {
@@ -117,7 +71,9 @@ describe('SwimCore: the errors of its methods', () => {
     core.send(addressOf('b'), new Uint8Array(USER_PAYLOAD_BYTES_MAX));
     const sent = packets.filter((p) => p.packet.type === 'user');
     // The small one carries the alive statement start() queued; the large one has no room for it.
-    expect(sent.map((p) => [p.to, p.packet.updates.map((u) => [u.kind, u.name])])).toEqual([
+    expect(
+      sent.map((p) => [p.to, p.packet.updates.map((u) => [u.kind, u.kind === 'user' ? u.origin : u.name])]),
+    ).toEqual([
       [addressOf('b'), [['alive', 'solo']]],
       [addressOf('b'), []],
     ]);
@@ -219,18 +175,23 @@ describe('SwimCore: options', () => {
     {
       why: 'the environment can watch and connect',
       options: {},
-      kernel: { connect: true, watch: true },
+      kernel: { connect: 'accepted', watch: true },
       on: true,
     },
     {
       why: 'deathWatch is false',
       options: { deathWatch: false },
-      kernel: { connect: true, watch: true },
+      kernel: { connect: 'accepted', watch: true },
       on: false,
     },
-    { why: 'the environment cannot watch', options: {}, kernel: { connect: true }, on: false },
+    { why: 'the environment cannot watch', options: {}, kernel: { connect: 'accepted' }, on: false },
     { why: 'the environment cannot connect', options: {}, kernel: { watch: true }, on: false },
-  ])('watches its successors on the ring only when $why', ({ options, kernel, on }) => {
+  ] satisfies ReadonlyArray<{
+    why: string;
+    options: Partial<SwimCoreOptions>;
+    kernel: SoloKernel;
+    on: boolean;
+  }>)('watches its successors on the ring only when $why', ({ options, kernel, on }) => {
     const s = solo(options, kernel);
     s.core.start();
     s.learn(alive('b'), alive('c'), alive('d'));
@@ -244,5 +205,36 @@ describe('SwimCore: options', () => {
           ]
         : [[], []],
     );
+  });
+
+  /** The core probes b, then freezes for 3 s before the probe's timeout: it runs at the thaw. */
+  function frozenDuringProbe(options: Partial<SwimCoreOptions>) {
+    let freezable: FreezableClock | undefined;
+    const s = solo(options, {
+      clock: (c) => {
+        freezable = new FreezableClock(c);
+        return freezable;
+      },
+    });
+    s.core.start();
+    s.learn(alive('b'));
+    while (!s.packets.some((p) => p.packet.type === 'ping' && p.to === addressOf('b'))) s.clock.runNext();
+    freezable!.frozen = true;
+    s.clock.advance(3000);
+    const thawMs = s.clock.now();
+    freezable!.thaw();
+    return { ...s, thawMs };
+  }
+
+  it('by default, does not count a probe that a freeze of its own made time out (the freeze guard)', () => {
+    const { core, events } = frozenDuringProbe({});
+    expect(core.stateOf('b')).toBe('alive');
+    expect(events.filter((e) => e.type === 'suspect')).toEqual([]);
+  });
+
+  it('with freezeGuard false, suspects the member whose probe timed out during its freeze, at the thaw', () => {
+    const { core, events, thawMs } = frozenDuringProbe({ freezeGuard: false });
+    expect(core.stateOf('b')).toBe('suspect');
+    expect(events.filter((e) => e.type === 'suspect').map((e) => e.atMs)).toEqual([thawMs]);
   });
 });
