@@ -40,8 +40,10 @@ describe('SwimCore: the suspicions and the prober', () => {
     gossip(s, 'b', suspect('x', 1, 'b'));
     const deadAt = s.runUntil(() => s.core.stateOf('x') === 'dead', 60_000);
     expect(s.core.counters.lastWords).toBe(1);
-    // Not before the minimum suspicion (4 probe intervals for 4 members) and a probe timeout after it.
+    // Not before the minimum suspicion (4 probe intervals for 4 members) and a probe timeout after it;
+    // within the maximum (6 × the minimum) and the longest probe timeout local health makes (8 × 500 ms).
     expect(deadAt - t0).toBeGreaterThanOrEqual(4 * lan.probeIntervalMs + lan.probeTimeoutMs);
+    expect(deadAt - t0).toBeLessThanOrEqual(6 * 4 * lan.probeIntervalMs + 8 * lan.probeTimeoutMs);
     expect(s.about('x').map((e) => [e.type, e.cause])).toEqual([
       ['suspect', 'suspect-gossip'],
       ['dead', 'suspicion-timeout'],
@@ -51,7 +53,11 @@ describe('SwimCore: the suspicions and the prober', () => {
   it('its own suspicion, kept fresh by its probes of the suspect, convicts without a last word', () => {
     const s = cluster();
     s.peer('x').silent = true;
-    s.runUntil(() => s.core.stateOf('x') === 'dead', 60_000);
+    const deadAt = s.runUntil(() => s.core.stateOf('x') === 'dead', 60_000);
+    // Convicted at the suspicion's timeout itself: between the minimum (4 s) and the maximum (24 s).
+    const suspectedAt = s.about('x')[0]!.atMs;
+    expect(deadAt - suspectedAt).toBeGreaterThanOrEqual(4 * lan.probeIntervalMs);
+    expect(deadAt - suspectedAt).toBeLessThanOrEqual(6 * 4 * lan.probeIntervalMs);
     expect(s.about('x').map((e) => [e.type, e.cause, e.accuser])).toEqual([
       ['suspect', 'probe-failed', 'a'],
       ['dead', 'suspicion-timeout', 'a'],
