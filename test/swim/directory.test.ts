@@ -26,3 +26,15 @@ describe('MemberDirectory', () => {
     expect(directory.find('b')).toBe(b);
   });
 });
+
+describe('MemberDirectory: a released id', () => {
+  it('reads as the empty name and address until it is handed out again; releasing an unknown id does nothing', () => {
+    const directory = new MemberDirectory();
+    const a = directory.intern('a', 'a:1');
+    directory.release(a);
+    expect([directory.nameOf(a), directory.addressOf(a), directory.size]).toEqual(['', '', 1]);
+    directory.release(5); // never handed out
+    expect(directory.intern('b', 'b:1')).toBe(a);
+    expect(directory.size).toBe(1);
+  });
+});
