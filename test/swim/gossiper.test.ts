@@ -3,16 +3,8 @@ import { Random } from '../../src/runtime/random.js';
 import type { SwimContext } from '../../src/swim/context.js';
 import { Gossiper } from '../../src/swim/gossiper.js';
 import type { Update } from '../../src/swim/messages.js';
+import { CountingRandom } from './counting-random.js';
 import { type Harness, harness, run } from './swim-context.js';
-
-/** A seeded random source that counts the numbers drawn from it. */
-class CountingRandom extends Random {
-  drawn = 0;
-  override next(): number {
-    this.drawn++;
-    return super.next();
-  }
-}
 
 const SEED = 7;
 const I = 200; // lan.gossipIntervalMs
