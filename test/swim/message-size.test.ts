@@ -37,7 +37,11 @@ describe('message sizes', () => {
     { s: '\udc00x', bytes: 4, why: 'a lone low surrogate is written as U+FFFD' },
     { s: '\udc00\udc00', bytes: 6, why: 'two low surrogates are no pair: U+FFFD twice' },
     { s: '中\udc00', bytes: 6, why: 'a BMP character then a low surrogate: 3 + U+FFFD' },
-    { s: '\ud800\ue000', bytes: 6, why: 'a high surrogate then U+E000, above the low surrogates: U+FFFD + 3' },
+    {
+      s: '\ud800\ue000',
+      bytes: 6,
+      why: 'a high surrogate then U+E000, above the low surrogates: U+FFFD + 3',
+    },
   ])('utf8Length($s) = $bytes ($why)', ({ s, bytes }) => {
     expect(utf8Length(s)).toBe(bytes);
     expect(Buffer.byteLength(s, 'utf8')).toBe(bytes);

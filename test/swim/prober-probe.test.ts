@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, SUSPECT } from '../../src/membership/member-state.js';
+import { AdaptiveTimeout } from '../../src/swim/adaptive-timeout.js';
 import { MemberDirectory } from '../../src/swim/directory.js';
 import { MemberView } from '../../src/swim/member-view.js';
+import { Outbox } from '../../src/swim/outbox.js';
 import { Prober } from '../../src/swim/prober.js';
 import { lan } from '../../src/swim/profiles.js';
 import { fakePort, recorder, seqOf } from './prober-fakes.js';
@@ -36,8 +38,9 @@ function probingB(options: HarnessOptions = {}) {
   return { h, b, prober, rec, ...fake, ping, t0: ping.atMs };
 }
 
-/** What left at `atMs` or later, without the time. */
-const after = (log: readonly { atMs: number }[], atMs: number) => log.filter((s) => s.atMs >= atMs);
+/** What left at `atMs` or later. */
+const after = <S extends { atMs: number }>(log: readonly S[], atMs: number): S[] =>
+  log.filter((s) => s.atMs >= atMs);
 
 describe('Prober: the probe timeline', () => {
   it('without a connection check: the ping, then one probe timeout later the ping-reqs and the fallback', () => {
@@ -85,6 +88,26 @@ describe('Prober: the probe timeline', () => {
     expect(h.ctx.counters.indirectProbes).toBe(2);
     expect(h.ctx.counters.fallbackPings).toBe(1);
     expect(h.connects).toEqual([]);
+  });
+
+  it('without a connection check, the ping-req round is due exactly one probe timeout after the ping', () => {
+    // One deadline at the ping's time + the timeout, here an adaptive one of 1000 / 3 ms: no sum of
+    // partial delays, whose rounding could move it.
+    const timeoutMs = 1000 / 3;
+    for (let seed = 1; seed <= 100; seed++) {
+      const h = harness({ seed });
+      const b = h.know('b');
+      h.know('c');
+      const rec = recorder(h);
+      new Prober(h.ctx, fakePort(undefined, [b]).port, new FixedTimeout(timeoutMs)).start();
+      rec.advance(h.clock.nextDueMs()! - h.clock.now() + timeoutMs);
+      const [ping, ...round] = rec.log;
+      expect(
+        round.filter((s) => s.via === 'stream'),
+        `seed ${seed}`,
+      ).toHaveLength(1);
+      for (const s of round) expect(s.atMs, `seed ${seed}`).toBe(ping!.atMs + timeoutMs);
+    }
   });
 
   it('with a connection check: the connect at one fifth of the probe timeout, the ping-reqs at the timeout', () => {
@@ -211,6 +234,24 @@ describe('Prober: the verdict at the end of the period', () => {
   });
 });
 
+describe('Prober: the helpers', () => {
+  it('never asks itself, even when its probe list holds it (a warm start lists every live member)', () => {
+    const asked = new Set<string>();
+    for (let seed = 1; seed <= 10; seed++) {
+      const h = harness({ seed });
+      const b = h.know('b');
+      for (const n of ['c', 'd', 'e']) h.know(n);
+      h.ctx.view.assumeDirectoryMembers(1, [], h.ctx.random);
+      expect(h.ctx.view.order.has(h.ctx.view.selfId)).toBe(true);
+      const rec = recorder(h);
+      new Prober(h.ctx, fakePort(undefined, [b]).port, undefined).start();
+      rec.advance(h.clock.nextDueMs()! - h.clock.now() + T); // the first ping, then its ping-reqs
+      for (const s of rec.log) if (s.via === 'datagram' && s.message.type === 'ping-req') asked.add(s.to);
+    }
+    expect([...asked].sort()).toEqual([addressOf('c'), addressOf('d'), addressOf('e')]);
+  });
+});
+
 describe('Prober: the targets', () => {
   /** The targets of the first `periods` probes of two silent members b and c, for `seed`. */
   function targets(seed: number, periods: number, kill?: (h: Harness) => void): string[] {
@@ -269,5 +310,72 @@ describe('Prober: the targets', () => {
     const pings = rec.log.filter((s) => s.via === 'datagram' && s.message.type === 'ping').map((s) => s.to);
     // b from the port, b again (its probe failed), then c from the round.
     expect(pings.slice(0, 3)).toEqual([addressOf('b'), addressOf('b'), addressOf('c')]);
+  });
+});
+
+/** An adaptive timeout stuck at `fixedMs`. */
+class FixedTimeout extends AdaptiveTimeout {
+  constructor(private readonly fixedMs: number) {
+    super({}, fixedMs);
+  }
+  override timeoutMs(): number {
+    return this.fixedMs;
+  }
+}
+
+/** An adaptive timeout that keeps the round trips it is given. */
+class RecordedTimeout extends AdaptiveTimeout {
+  readonly given: number[] = [];
+  override record(rttMs: number): void {
+    this.given.push(rttMs);
+    super.record(rttMs);
+  }
+}
+
+describe('Prober: the direct ack', () => {
+  it('gives the adaptive timeout its round trip, and lowers the score without a freeze guard too', () => {
+    const h = harness({ freezeGuard: false });
+    h.know('b');
+    h.ctx.health.awareness.apply(2);
+    const timeout = new RecordedTimeout({}, T);
+    const prober = new Prober(h.ctx, fakePort().port, timeout);
+    const rec = recorder(h);
+    prober.start();
+    rec.advance(h.clock.nextDueMs()! - h.clock.now());
+    rec.advance(7);
+    prober.handleAck(seqOf(rec.log[0]));
+    expect(timeout.given).toEqual([7]);
+    rec.advance(3 * I); // the end of the period
+    expect(h.ctx.health.awareness.score).toBe(1);
+  });
+
+  it('an ack that comes back within the send of the ping counts: no ping-req, no failure', () => {
+    // A transport that delivers at once: b's ack arrives before the ping's send returns.
+    const h = harness();
+    h.know('b');
+    let prober: Prober | undefined;
+    const sends: string[] = [];
+    const outbox = new Outbox(
+      h.ctx.config,
+      {
+        clock: h.clock,
+        random: h.ctx.random,
+        sendPacket: (to, packet) => {
+          sends.push(`${packet.type} ${to}`);
+          if (packet.type === 'ping') prober?.handleAck(packet.seq);
+        },
+        sendStream: (to, message) => sends.push(`stream ${message.type} ${to}`),
+        emit: () => {},
+      },
+      h.ctx.view,
+      h.ctx.counters,
+      () => {},
+    );
+    const { port, calls } = fakePort();
+    prober = new Prober({ ...h.ctx, outbox }, port, undefined);
+    prober.start();
+    recorder(h).advance(2 * I);
+    expect(sends).toEqual([`ping ${addressOf('b')}`, `ping ${addressOf('b')}`]);
+    expect(calls.filter((c) => c.startsWith('failed'))).toEqual([]);
   });
 });
