@@ -108,6 +108,7 @@ export const SWIM_PROBE: readonly Equivalent[] = [
     file: 'src/swim/gossiper.ts',
     mutator: 'ArrayDeclaration',
     original: '[]',
+    line: 20,
     why: `this.targets: ${OUT_CLEARED}`,
   },
   {
