@@ -87,10 +87,11 @@ export class ProbeOrder {
    * reshuffled and members `keep` rejects are dropped. Returns −1 when no member is probeable.
    */
   next(random: Random, probeable: (id: number) => boolean, keep: (id: number) => boolean): number {
-    // The rest of this round, then at most one whole new round: counting only `length + 1` entries
-    // would stop short of a probeable member late in the new round and leave the period unprobed.
+    // The rest of this round, then at most one whole new round: stopping after `length + 1` entries
+    // would stop short of a probeable member late in the new round and leave the period unprobed. Each
+    // turn moves the position on, so the search ends at the latest when the new round runs out.
     let renewed = false;
-    for (let checked = 0, bound = 2 * this.length + 1; checked < bound; checked++) {
+    for (;;) {
       if (this.position >= this.length) {
         if (renewed) return -1;
         this.newRound(random, keep);
@@ -100,7 +101,6 @@ export class ProbeOrder {
       const id = this.storage.order[this.position++]!;
       if (probeable(id)) return id;
     }
-    return -1;
   }
 
   /**

@@ -151,21 +151,20 @@ export class Prober {
   /** Acts as the helper of a ping-req: probes the target and relays its ack, or a nack on silence. */
   handlePingReq(fromAddress: string, req: PingReq): void {
     const { clock, config, lifecycle, counters, name } = this.ctx;
-    let acked = false;
     // The nack leaves before the helper's own timeout runs out (Lifeguard, footnote 5): the asker sent the
     // ping-req one probe timeout into its period and closes the probe at the period's end, so a nack sent
     // after a full probe timeout arrives too late to count, and the asker would blame its own health for
-    // every member that really died. An ack that comes later is still relayed.
+    // every member that really died. An ack that comes later is still relayed; one that comes earlier
+    // cancels the nack.
     const nackTimer = req.nack
       ? clock.setTimer(config.probeTimeoutMs * NACK_AT_FRACTION, () => {
-          if (acked || !lifecycle.isRunning) return;
+          if (!lifecycle.isRunning) return;
           counters.nacksSent++;
           this.send(fromAddress, { type: 'nack', seq: req.seq, from: name, updates: [] });
         })
       : undefined;
     this.pingAddress(req.targetAddress, req.target, config.probeTimeoutMs, (ok) => {
       if (!ok) return;
-      acked = true;
       nackTimer?.cancel();
       this.send(fromAddress, { type: 'ack', seq: req.seq, from: name, updates: [] });
     });

@@ -57,3 +57,85 @@ describe('DeathWatch, over a fake port', () => {
     expect(gaps.slice(0, 6)).toEqual([2, 4, 8, 16, 32, 32]);
   });
 });
+
+/** a watching b and c (its two successors on the ring), the refusals it witnesses recorded. */
+function watchingBC() {
+  const h = harness({ name: 'a', connect: true });
+  const b = h.know('b');
+  const c = h.know('c');
+  const w = watches();
+  const witnessed: number[] = [];
+  const watch = new DeathWatch(h.ctx, { open: w.open, witnessRefused: (id) => witnessed.push(id) });
+  watch.changed();
+  run(h.clock, 0);
+  const of = (name: string) => w.opened.filter((o) => o.address === addressOf(name));
+  return { h, b, c, w, witnessed, watch, of };
+}
+
+describe('DeathWatch: how a watch ends', () => {
+  it('a refused watch is witnessed and counted; a failed one is neither', () => {
+    const { h, b, witnessed, of } = watchingBC();
+    of('c')[0]!.end('failed');
+    expect(witnessed).toEqual([]);
+    expect(h.ctx.counters.connectsRefused).toBe(0);
+    of('b')[0]!.end('refused');
+    expect(witnessed).toEqual([b]);
+    expect(h.ctx.counters.connectsRefused).toBe(1);
+  });
+
+  it('a closed watch is opened again at the first tick one probe interval after it closed, not before', () => {
+    const { h, watch, of } = watchingBC();
+    of('b')[0]!.end('closed');
+    watch.tick();
+    run(h.clock, h.ctx.config.probeIntervalMs - 1);
+    watch.tick();
+    expect(of('b')).toHaveLength(1);
+    run(h.clock, 1);
+    watch.tick();
+    expect(of('b')).toHaveLength(2);
+  });
+
+  it('ignores the end of a watch it replaced or dropped', () => {
+    const { h, witnessed, watch, of } = watchingBC();
+    const { probeIntervalMs } = h.ctx.config;
+    // b's first watch fails and is opened again after its back-off of 2 intervals.
+    of('b')[0]!.end('failed');
+    run(h.clock, 2 * probeIntervalMs);
+    watch.tick();
+    expect(of('b')).toHaveLength(2);
+    of('b')[0]!.end('refused'); // the first watch, replaced: its end says nothing now
+    // c dies: its watch is cancelled and dropped, and an end reported after that is ignored too.
+    h.ctx.view.table.set(h.id('c'), DEAD, 1, h.clock.now());
+    watch.changed();
+    run(h.clock, 0);
+    expect(of('c')[0]!.cancelled).toBe(true);
+    of('c')[0]!.end('refused');
+    expect(witnessed).toEqual([]);
+    expect(h.ctx.counters.connectsRefused).toBe(0);
+    expect(h.connects).toEqual([]);
+  });
+
+  it('a member no longer running neither follows the ring nor witnesses', () => {
+    const { h, witnessed, watch, w, of } = watchingBC();
+    h.ctx.lifecycle.phase = 'stopped';
+    of('b')[0]!.end('refused');
+    h.know('b0'); // between a and b: a's successors would change
+    watch.changed();
+    run(h.clock, 0);
+    expect(witnessed).toEqual([]);
+    expect(h.ctx.counters.connectsRefused).toBe(0);
+    expect(w.opened).toHaveLength(2);
+  });
+
+  it('stop() cancels the open watches and the pending pass, and forgets them all', () => {
+    const { h, watch, w, of } = watchingBC();
+    of('c')[0]!.end('failed'); // no handle left to cancel
+    h.know('b0');
+    watch.changed();
+    watch.stop();
+    run(h.clock, 0);
+    expect(watch.watching).toEqual([]);
+    expect(of('b')[0]!.cancelled).toBe(true);
+    expect(w.opened).toHaveLength(2);
+  });
+});

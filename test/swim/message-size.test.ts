@@ -8,6 +8,8 @@ import {
   binBytes,
   packetBaseBytes,
   packetBytes,
+  pushPullBaseBytes,
+  snapshotEntryBytes,
   strBytes,
   uintBytes,
   updateBytes,
@@ -33,6 +35,13 @@ describe('message sizes', () => {
     { s: 'aé中😀', bytes: 10, why: '1 + 2 + 3 + 4' },
     { s: '\ud800', bytes: 3, why: 'a lone high surrogate at the end is written as U+FFFD' },
     { s: '\udc00x', bytes: 4, why: 'a lone low surrogate is written as U+FFFD' },
+    { s: '\udc00\udc00', bytes: 6, why: 'two low surrogates are no pair: U+FFFD twice' },
+    { s: '中\udc00', bytes: 6, why: 'a BMP character then a low surrogate: 3 + U+FFFD' },
+    {
+      s: '\ud800\ue000',
+      bytes: 6,
+      why: 'a high surrogate then U+E000, above the low surrogates: U+FFFD + 3',
+    },
   ])('utf8Length($s) = $bytes ($why)', ({ s, bytes }) => {
     expect(utf8Length(s)).toBe(bytes);
     expect(Buffer.byteLength(s, 'utf8')).toBe(bytes);
@@ -120,12 +129,15 @@ describe('message sizes', () => {
     meta: new Uint8Array(3), // 5
   }; // 2 + 3 + 14 + 5 + 5 = 29
   const suspect: Update = { kind: 'suspect', name: 'n2', incarnation: 200, from: 'n1' }; // 2 + 3 + 2 + 3 = 10
+  // The refusal flag, `true`, is one more element of one byte (0xc3).
+  const refused: Update = { kind: 'suspect', name: 'n2', incarnation: 200, from: 'n1', refused: true }; // 11
   const dead: Update = { kind: 'dead', name: 'n3', incarnation: 70_000, from: 'n1' }; // 2 + 3 + 5 + 3 = 13
   const user: Update = { kind: 'user', origin: 'n1', seq: 0, payload: new Uint8Array(300) }; // 2 + 3 + 1 + 303
 
   it.each([
     { u: alive, bytes: 29 },
     { u: suspect, bytes: 10 },
+    { u: refused, bytes: 11 },
     { u: dead, bytes: 13 },
     { u: user, bytes: 309 },
   ])('updateBytes($u.kind) = $bytes', ({ u, bytes }) => {
@@ -172,5 +184,19 @@ describe('message sizes', () => {
         arrayHeaderBytes(p.updates.length) +
         p.updates.reduce((s, u) => s + updateBytes(u), 0),
     );
+  });
+
+  it('snapshotEntryBytes: array header and state tag 2 + name and address + incarnation + meta', () => {
+    // 2 + 17 + uint 8 for 200 (2) + bin 8 of 3 bytes (5) = 26
+    expect(snapshotEntryBytes(17, 200, new Uint8Array(3))).toBe(26);
+    // 2 + 4 + fixint 0 (1) + bin 8 of 0 bytes (2) = 9
+    expect(snapshotEntryBytes(4, 0, new Uint8Array(0))).toBe(9);
+  });
+
+  it('pushPullBaseBytes: envelope and flags 5 + the sender + the member array header', () => {
+    // 5 + 'node-1' (7) + array 16 header for 20 members (3) = 15
+    expect(pushPullBaseBytes('node-1', 20)).toBe(15);
+    // 5 + 'a' (2) + fixarray header (1) = 8
+    expect(pushPullBaseBytes('a', 0)).toBe(8);
   });
 });

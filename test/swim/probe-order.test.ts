@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Random } from '../../src/runtime/random.js';
 import { ProbeOrder } from '../../src/swim/probe-order.js';
 import { ViewStorage } from '../../src/swim/view-storage.js';
+import { CountingRandom } from './counting-random.js';
 
 describe('ProbeOrder', () => {
   const all = (): boolean => true;
@@ -138,5 +139,95 @@ describe('ProbeOrder', () => {
     expect(order.randomMembers(3, random, none, [])).toEqual([]);
     expect(calls).toBe(30);
     expect(new ProbeOrder(new ViewStorage()).randomMembers(3, random, all, [1])).toEqual([]);
+  });
+});
+
+describe('ProbeOrder: filling and shuffling a whole list', () => {
+  const all = (): boolean => true;
+
+  /** Ids 0–9 appended in order, and the first three of them probed: the round stands at position 3. */
+  function atPosition3(): { order: ProbeOrder; storage: ViewStorage } {
+    const storage = new ViewStorage(16);
+    const order = new ProbeOrder(storage);
+    order.appendAll(10, all);
+    const random = new Random(1);
+    // Unshuffled, the round probes 0, 1, 2 first.
+    expect([0, 1, 2].map(() => order.next(random, all, all))).toEqual([0, 1, 2]);
+    return { order, storage };
+  }
+
+  it('appendAll(size) and listFlagged(size) take the ids below size only', () => {
+    const storage = new ViewStorage(16);
+    const order = new ProbeOrder(storage);
+    order.appendAll(3, all);
+    expect(order.size).toBe(3);
+    expect(Array.from(storage.order.subarray(0, 3))).toEqual([0, 1, 2]);
+    expect(order.has(3)).toBe(false);
+    order.appendAll(5, all);
+    // A view adopting the flags of ids 0–4 lists only those below the size it is given.
+    const adopted = new ProbeOrder(storage);
+    adopted.listFlagged(4);
+    expect(adopted.size).toBe(4);
+    expect(Array.from(storage.order.subarray(0, 4))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('shuffleRest() keeps the probed part, permutes the rest, and draws one number per slot but the last', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const { order, storage } = atPosition3();
+      const random = new CountingRandom(seed);
+      order.shuffleRest(random);
+      // Fisher–Yates over the 7 slots 3–9 draws 6 numbers.
+      expect(random.drawn, `seed ${seed}`).toBe(6);
+      const ids = Array.from(storage.order.subarray(0, 10));
+      expect(ids.slice(0, 3), `seed ${seed}`).toEqual([0, 1, 2]);
+      expect(
+        [...ids.slice(3)].sort((a, b) => a - b),
+        `seed ${seed}`,
+      ).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    }
+  });
+
+  it('shuffleRest() puts every unprobed id in the first and the last slot of the rest about equally often', () => {
+    // 700 shuffles of 7 ids: 100 expected per id and slot (binomial, σ ≈ 9.3); 60–140 is beyond 4 σ.
+    const first = new Map<number, number>();
+    const last = new Map<number, number>();
+    for (let seed = 1; seed <= 700; seed++) {
+      const { order, storage } = atPosition3();
+      order.shuffleRest(new Random(seed));
+      first.set(storage.order[3]!, (first.get(storage.order[3]!) ?? 0) + 1);
+      last.set(storage.order[9]!, (last.get(storage.order[9]!) ?? 0) + 1);
+    }
+    for (const counts of [first, last]) {
+      expect([...counts.keys()].sort((a, b) => a - b)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+      for (const n of counts.values()) {
+        expect(n).toBeGreaterThanOrEqual(60);
+        expect(n).toBeLessThanOrEqual(140);
+      }
+    }
+  });
+
+  it('a new round shuffles the kept members with one draw per member but the first', () => {
+    const { order } = atPosition3();
+    const random = new CountingRandom(3);
+    for (let i = 3; i < 10; i++) order.next(random, all, all);
+    expect(random.drawn).toBe(0); // the round in progress draws nothing
+    const odd = (id: number): boolean => id % 2 === 1;
+    order.next(random, all, odd); // the round ends: 5 odd ids are kept and shuffled
+    expect(random.drawn).toBe(4);
+  });
+
+  it('after a search that found nobody, the next round is a whole round', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { order } = atPosition3();
+      const random = new Random(seed);
+      for (let i = 3; i < 10; i++) order.next(random, all, all);
+      // At the end of the round nobody is probeable: the search goes through one whole new round.
+      expect(order.next(random, () => false, all)).toBe(-1);
+      const next = Array.from({ length: 10 }, () => order.next(random, all, all));
+      expect(
+        [...next].sort((a, b) => a - b),
+        `seed ${seed}`,
+      ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
   });
 });
