@@ -7,7 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normalPhiUnchecked } from '../../src/detector/phi.js';
-import { AdaptiveTimeout, checkAdaptiveTimeoutOptions } from '../../src/swim/adaptive-timeout.js';
+import {
+  AdaptiveTimeout,
+  type AdaptiveTimeoutOptions,
+  checkAdaptiveTimeoutOptions,
+} from '../../src/swim/adaptive-timeout.js';
 
 const MAX_MS = 500;
 const Y_PHI_3 = 3.05894;
@@ -79,7 +83,9 @@ describe('checkAdaptiveTimeoutOptions', () => {
       'adaptiveProbeTimeout: option minMs must be a number >= 0 and <= 500, got 501 (a number)',
     ],
     [{ phy: 3 }, 'adaptiveProbeTimeout: unknown option phy; known options are phi, minMs'],
-  ])('rejects %o', (options, message) => {
+  ])('rejects %o', (given, message) => {
+    // Unknown keys are what is checked: the caller may not be typed.
+    const options = given as AdaptiveTimeoutOptions;
     expect(() => checkAdaptiveTimeoutOptions(options, MAX_MS)).toThrow(message);
     expect(() => new AdaptiveTimeout(options, MAX_MS)).toThrow(message);
   });
