@@ -6,17 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, LEFT, SUSPECT } from '../../src/membership/member-state.js';
-import { queued, suspicions } from './suspicions-fixture.js';
-import { type Harness, harness, run } from './swim-context.js';
+import { queued, six, suspicions } from './suspicions-fixture.js';
+import { run } from './swim-context.js';
 
 const MAX_MS = 24_000;
 const PERIOD_MS = 1000;
-
-function six(): Harness {
-  const h = harness();
-  for (const n of ['b', 'c', 'd', 'e', 'f']) h.know(n);
-  return h;
-}
 
 describe('Suspicions.accusationOf', () => {
   it('a suspect update from its accuser while suspected, this member’s own when no suspicion runs', () => {

@@ -6,7 +6,14 @@ import type { DeadUpdate, Update } from '../../src/swim/messages.js';
 import { Reporter } from '../../src/swim/reporter.js';
 import { SelfState } from '../../src/swim/self.js';
 import { Suspicions } from '../../src/swim/suspicions.js';
-import type { Harness } from './swim-context.js';
+import { type Harness, type HarnessOptions, harness } from './swim-context.js';
+
+/** A view of this member and `b`…`f` (n = 6: the timeouts of a view of up to 9, with k = 2). */
+export function six(options: HarnessOptions = {}): Harness {
+  const h = harness(options);
+  for (const n of ['b', 'c', 'd', 'e', 'f']) h.know(n);
+  return h;
+}
 
 /** A last-word ping the suspicions asked the port for. */
 export interface LastWordPing {

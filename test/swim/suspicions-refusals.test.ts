@@ -8,17 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEAD, SUSPECT } from '../../src/membership/member-state.js';
 import type { Suspicions } from '../../src/swim/suspicions.js';
-import { memberEvents, queued, suspicions } from './suspicions-fixture.js';
-import { addressOf, type Harness, type HarnessOptions, harness, run } from './swim-context.js';
+import { memberEvents, queued, six, suspicions } from './suspicions-fixture.js';
+import { addressOf, type Harness, harness, run } from './swim-context.js';
 
 const GRACE_MS = 500;
 const ONE_CONFIRMATION_MS = 11_381;
-
-function six(options: HarnessOptions = {}): Harness {
-  const h = harness(options);
-  for (const n of ['b', 'c', 'd', 'e', 'f']) h.know(n);
-  return h;
-}
 
 /** The `from` of the suspect updates about `name` that wait in the outbox, with their `refused`. */
 function suspectsQueued(h: Harness, name: string): Array<[string, boolean]> {

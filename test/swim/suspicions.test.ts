@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../../src/membership/member-state.js';
-import { memberEvents, queued, suspicions } from './suspicions-fixture.js';
+import { memberEvents, queued, six, suspicions } from './suspicions-fixture.js';
 import { addressOf, harness, run } from './swim-context.js';
 
 type H = ReturnType<typeof harness>;
@@ -20,13 +20,6 @@ const MIN_MS = 4000;
 const MAX_MS = 24_000;
 const ONE_CONFIRMATION_MS = 11_381;
 const PROBE_TIMEOUT_MS = 500;
-
-/** A view of this member and `b`…`f` (n = 6). */
-function six(options: Parameters<typeof harness>[0] = {}) {
-  const h = harness(options);
-  for (const n of ['b', 'c', 'd', 'e', 'f']) h.know(n);
-  return h;
-}
 
 /** Runs the clock of `h` to `ms` after the start, then to one millisecond later, returning what `probe` saw at each. */
 function around<T>(h: ReturnType<typeof harness>, atMs: number, probe: () => T): [T, T] {
