@@ -139,9 +139,9 @@ describe('Suspicions: stale suspicions', () => {
     h.know('g', SUSPECT, 3);
     const { s } = suspicions(h);
     s.suspect({ kind: 'suspect', name: 'b', incarnation: 2, from: 'c' });
-    s.suspect({ kind: 'suspect', name: 'g', incarnation: 2, from: 'c' });
     const wakes = h.wakes;
-    s.suspect({ kind: 'suspect', name: 'g', incarnation: 1, from: 'd' });
+    // g: held suspect with nothing queued about it; b: its suspicion is queued.
+    s.suspect({ kind: 'suspect', name: 'g', incarnation: 2, from: 'c' });
     s.suspect({ kind: 'suspect', name: 'b', incarnation: 1, from: 'd' });
     expect(h.wakes).toBe(wakes);
     expect(s.take(h.id('b'))?.confirmations).toBe(0);
