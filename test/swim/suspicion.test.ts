@@ -3,6 +3,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Timer } from '../../src/runtime/clock.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import { Suspicion, suspicionTimeoutMs } from '../../src/swim/suspicion.js';
 import { RUNS, SEED } from '../support/swim-fixtures.js';
@@ -18,6 +19,7 @@ describe('suspicionTimeoutMs', () => {
     { c: 0, k: 2, min: 2000, max: 12000, ms: 12000, why: 'no confirmation: the maximum' },
     { c: 1, k: 2, min: 2000, max: 12000, ms: 5690, why: '12000 − 10000 · log 2 / log 3 = 12000 − 6309.29…' },
     { c: 2, k: 2, min: 2000, max: 12000, ms: 2000, why: 'k confirmations: the minimum' },
+    { c: 0, k: 1, min: 1000, max: 6000, ms: 6000, why: 'one expected, none received: the maximum' },
     { c: 1, k: 1, min: 1000, max: 6000, ms: 1000, why: 'one expected, one received' },
     { c: 0, k: 0, min: 4000, max: 24000, ms: 4000, why: 'k < 1: none can come, so the minimum (memberlist)' },
     { c: 0, k: 3, min: 5000, max: 5000, ms: 5000, why: 'min = max: constant' },
@@ -192,5 +194,64 @@ describe('Suspicion', () => {
     s.confirm('b');
     clock.advanceTo(10 * MAX);
     expect(fired).toEqual([]);
+  });
+});
+
+/** A virtual clock that counts the timers set on it. */
+class CountingClock extends VirtualClock {
+  timers = 0;
+
+  override setTimer(delayMs: number, callback: () => void): Timer {
+    this.timers++;
+    return super.setTimer(delayMs, callback);
+  }
+}
+
+describe('Suspicion: the timers it costs', () => {
+  const MIN = 4000;
+  const MAX = 24000;
+
+  function start(k = 3): { clock: CountingClock; s: Suspicion; fired: number[] } {
+    const clock = new CountingClock();
+    const fired: number[] = [];
+    const s = new Suspicion('accuser', k, MIN, MAX, clock, (dueMs) => fired.push(dueMs));
+    return { clock, s, fired };
+  }
+
+  it('confirmations before the first wake-up cost no timer, even the one that brings the deadline to it', () => {
+    const { clock, s, fired } = start();
+    for (const from of ['b', 'c', 'd']) s.confirm(from);
+    expect(s.deadline()).toBe(MIN);
+    expect(clock.timers).toBe(1);
+    clock.advanceTo(MAX);
+    expect(fired).toEqual([MIN]);
+    expect(clock.timers).toBe(1);
+  });
+
+  it('a second refusal whose grace ends after the deadline neither postpones it nor re-arms', () => {
+    const { clock, s, fired } = start();
+    clock.advanceTo(MAX - 200); // woke at 4000, re-armed for 24000: two timers
+    expect(clock.timers).toBe(2);
+    s.witnessRefusal('b', 500);
+    s.witnessRefusal('c', 500); // grace to 24300, after the deadline
+    expect(s.deadline()).toBe(MAX);
+    expect(clock.timers).toBe(2);
+    clock.advanceTo(MAX + 1000);
+    expect(fired).toEqual([MAX]);
+  });
+
+  it('a refusal that keeps the deadline it set, or lands on it, does not re-arm', () => {
+    const { clock, s, fired } = start();
+    clock.advanceTo(1000);
+    s.witnessRefusal('b', 500);
+    s.witnessRefusal('c', 500); // deadline 1500: re-armed
+    expect(clock.timers).toBe(2);
+    clock.advanceTo(1200);
+    s.witnessRefusal('d', 300); // 1500 again
+    s.witnessRefusal('e', 500); // 1700: the earlier one stands
+    expect(s.deadline()).toBe(1500);
+    expect(clock.timers).toBe(2);
+    clock.advanceTo(MAX);
+    expect(fired).toEqual([1500]);
   });
 });

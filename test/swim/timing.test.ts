@@ -89,6 +89,13 @@ describe("expectedTiming: memberlist's formulas", () => {
     // q = 1 − 0.75⁴ = 0.68359375; 1000 × (1/q + 0.5) = 1962.857...
     expect(t.expectedFirstDetectionMs).toBeCloseTo(1000 * (1 / 0.68359375 + 0.5), 9);
   });
+
+  it('states the lan bound for 20 members in full, where the probing periods are not capped', () => {
+    // probing: m = 19, ln 1e−6 / (19 ln(18/19)) = 13.8155 / 1.02728 = 13.45 → 14 periods (cap 2m − 1 = 37),
+    // plus 1 → 15000; suspicion: 6 × 4 × trunc(1301.03) = 31224; dissemination:
+    // ceil(ln 20 / ln 4 + ln 20 / 3) + 2 = ceil(3.16) + 2 = 6 rounds of 200 → 1200
+    expect(expectedTiming(lan, 20).worstCaseAllKnowMs).toBe(15_000 + 31_224 + 1200);
+  });
 });
 
 /**
