@@ -252,6 +252,9 @@ export class Suspicions {
   private lastWord(id: number, suspicion: Suspicion, conclude: () => void): void {
     if (this.running.get(id) !== suspicion) return;
     const { clock, config, counters, health, name } = this.ctx;
+    // The window stays two unscaled probe intervals even when the health score stretches the probes:
+    // a member with a raised score is the one whose old evidence most needs the recheck. Scaling it
+    // by the score gave false deaths in the simulator (paused and partitioned members convicted).
     const fresh =
       suspicion.accuser === name && clock.now() - suspicion.probedAtMs <= 2 * config.probeIntervalMs;
     if (fresh || suspicion.refusedBy.length >= REFUSALS_TO_CONVICT) {
