@@ -137,19 +137,15 @@ describe('decodeStream: the detail names the field at fault and its rule', () =>
 });
 
 describe('decodeStream: the envelope of a stream body', () => {
-  it('input that is not a Uint8Array', () => {
-    for (const notBytes of ['9101', null, [0x91, 0x01]]) {
-      expectDrop(decodeStream(notBytes as never), 'malformed', 'not a Uint8Array');
-    }
-  });
-
-  it('an empty body', () => {
-    expectDrop(decodeStream(new Uint8Array(0)), 'malformed', 'empty stream message');
-  });
-
-  it('a message array of fewer than two elements', () => {
-    expectDrop(decodeStream(pack([1])), 'malformed', 'the message array has 1 elements');
-    expectDrop(decodeStream(pack([])), 'malformed', 'the message array has 0 elements');
+  it.each([
+    { label: 'a string', input: '9101', detail: 'not a Uint8Array' },
+    { label: 'null', input: null, detail: 'not a Uint8Array' },
+    { label: 'an array of numbers', input: [0x91, 0x01], detail: 'not a Uint8Array' },
+    { label: 'an empty body', input: new Uint8Array(0), detail: 'empty stream message' },
+    { label: 'an array of one element', input: pack([1]), detail: 'the message array has 1 elements' },
+    { label: 'an empty array', input: pack([]), detail: 'the message array has 0 elements' },
+  ])('$label is malformed: $detail', ({ input, detail }) => {
+    expectDrop(decodeStream(input as Uint8Array), 'malformed', detail);
   });
 
   // [1, 8, "a", true, false, []] packs to 8 bytes: 96 01 08 a1 61 c3 c2 90.
