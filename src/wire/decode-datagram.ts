@@ -265,8 +265,9 @@ export function decodeDatagram(bytes: Uint8Array): DatagramResult {
     const packet = readPacket(a, '');
     return packet === undefined ? failed() : { ok: true, packets: [packet] };
   } catch (error) {
-    // Unreachable by construction (every read above is guarded); kept so that a bug here drops a packet
-    // instead of crashing the socket handler. The tests fail on any detail starting with "internal".
+    // Unreachable for bytes from a socket (every read above is guarded); kept so that a bug here drops a
+    // packet instead of crashing the socket handler. The property tests fail on any detail starting with
+    // "internal"; a Uint8Array whose length throws stands in for such a bug in decode-datagram.test.ts.
     return reject('malformed', `internal error: ${String(error)}`);
   }
 }

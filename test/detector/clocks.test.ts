@@ -272,3 +272,43 @@ describe('DetectorRegistry and the clock modes', () => {
     expect(e.message).toContain('FixedTimeoutDetector.heartbeat: atMs must be a number');
   });
 });
+
+/** Readings a broken clock option might return, with how the message must show them (written out). */
+const BAD_READINGS = [
+  { reading: '5000', says: 'atMs must be a number', shown: 'got "5000" (a string)' },
+  { reading: Number.NaN, says: 'atMs must be a finite monotonic timestamp', shown: 'got NaN' },
+  {
+    reading: Number.POSITIVE_INFINITY,
+    says: 'atMs must be a finite monotonic timestamp',
+    shown: 'got Infinity',
+  },
+  // 2^53 = 9007199254740992, one past the largest timestamp accepted
+  { reading: 2 ** 53, says: 'atMs must be a finite monotonic timestamp', shown: 'got 9007199254740992' },
+] as const;
+
+describe.each(DETECTORS)('$name: a query that reads a broken clock', ({ name, make }) => {
+  const queries = QUERIES.filter((q) => q.phiOnly !== true || name === 'PhiAccrualDetector');
+  const rows = queries.flatMap((q) => BAD_READINGS.map((r) => ({ ...q, ...r })));
+
+  // Bug: the clock's reading taken on trust when atMs is omitted, so a string or NaN reading becomes the
+  // query's time (silence NaN, or computed from a string) instead of a refusal naming the method.
+  it.each(rows)('$method() with the clock reading $shown throws FDKIT_INVALID_ARGUMENT', (row) => {
+    let reading: unknown = 0;
+    const clock: Clock = {
+      now: () => reading as number,
+      wallNow: () => 0,
+      setTimer: () => ({ cancel() {} }),
+    };
+    const d = make(clock);
+    for (const t of [0, 1000, 2000]) d.heartbeat(t);
+    reading = row.reading;
+    const e = expectArgumentError(() => row.call(d, undefined), 'atMs');
+    expect(e.message).toContain(`${name}.${row.method}: ${row.says}`);
+    expect(e.message).toContain(row.shown);
+    // the refusal changed nothing: a sound reading again gets the verdicts of a clean detector
+    expectVerdicts(d, (offset) => {
+      reading = offset;
+      return d.isAvailable();
+    });
+  });
+});

@@ -109,6 +109,18 @@ export const DETECTOR: readonly Equivalent[] = [
     original: "'number'",
     why: `${FAST_PATH}; checkTimestamp tests typeof itself`,
   },
+  {
+    // Both `lastGiven = false`: the field's initialiser (line 70) and reset's (line 112).
+    file: 'src/detector/timestamp.ts',
+    mutator: 'BooleanLiteral',
+    original: 'false',
+    replacement: 'true',
+    why:
+      'lastGiven is read only in read(), as `this.lastGiven && ahead > CLOCK_AHEAD_TOLERANCE_MS` with ahead = ' +
+      'this.lastMs − now; both places that set it false also leave lastMs NaN (the initialiser `lastMs = NaN`, ' +
+      "reset's `this.lastMs = Number.NaN`), and lastMs stays NaN until heartbeat(), which sets lastGiven with " +
+      'it. While lastMs is NaN, ahead is NaN and NaN > tolerance is false, so true there throws no more than false',
+  },
 
   // phi-accrual.ts
   {
