@@ -175,12 +175,13 @@ describe('MembershipRules.alive', () => {
 });
 
 describe('MembershipRules.dead', () => {
-  it('a death of a member the view does not know changes nothing', () => {
+  it('a death or a leave of a member the view does not know changes nothing', () => {
     const h = harness();
     h.ctx.view.directory.intern('y', addressOf('y')); // named in the directory, unknown to the view
     const { rules: r } = rules(h);
     r.dead({ kind: 'dead', name: 'nobody', incarnation: 5, from: 'peer' });
     r.dead({ kind: 'dead', name: 'y', incarnation: 5, from: 'peer' });
+    r.dead({ kind: 'dead', name: 'y', incarnation: 5, from: 'y' }); // its own leave
     expect(h.ctx.view.table.stateOf(h.ctx.view.selfId)).toBe(ALIVE);
     expect([h.ctx.view.table.stateOf(h.id('y')), h.ctx.view.directory.find('nobody')]).toEqual([
       UNKNOWN,
