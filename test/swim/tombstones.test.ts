@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, LEFT, SUSPECT } from '../../src/membership/member-state.js';
 import { Tombstones } from '../../src/swim/tombstones.js';
-import { harness, run } from './swim-context.js';
+import { type Harness, harness, run } from './swim-context.js';
+
+/** Tombstones whose port forgets from the view, recording each id forgotten. */
+function tombstonesOf(h: Harness): { tombstones: Tombstones; forgotten: number[] } {
+  const forgotten: number[] = [];
+  const tombstones = new Tombstones(h.ctx, {
+    forget: (id) => {
+      forgotten.push(id);
+      h.ctx.view.table.forget(id);
+    },
+  });
+  return { tombstones, forgotten };
+}
 
 describe('Tombstones, over a fake port', () => {
   it('forgets a dead member after reconnectTimeoutMs through the port, and still refuses its old life', () => {
     const h = harness({ config: { reconnectTimeoutMs: 60_000 } });
     const x = h.know('x', DEAD, 9);
-    const forgotten: number[] = [];
-    const tombstones = new Tombstones(h.ctx, {
-      forget: (id) => {
-        forgotten.push(id);
-        h.ctx.view.table.forget(id);
-      },
-    });
+    const { tombstones, forgotten } = tombstonesOf(h);
     expect(tombstones.ceilingOf('x')).toBe(-1);
     run(h.clock, 60_000);
     tombstones.prune();
@@ -35,13 +41,7 @@ describe('Tombstones, over a fake port', () => {
       run(h.clock, 1);
       down.push(h.know(`d${i}`, i < 50 ? LEFT : DEAD));
     }
-    const forgotten: number[] = [];
-    const tombstones = new Tombstones(h.ctx, {
-      forget: (id) => {
-        forgotten.push(id);
-        h.ctx.view.table.forget(id);
-      },
-    });
+    const { tombstones, forgotten } = tombstonesOf(h);
     tombstones.prune();
     expect(forgotten).toEqual(down.slice(0, 50));
   });
