@@ -375,4 +375,50 @@ describe('BroadcastQueue', () => {
       { seed: SEED, numRuns: 2000 },
     );
   });
+
+  it('sends each item exactly retransmitLimit times under a high limit, one item per take, alternating', () => {
+    // Two items, room for one per take: the less-sent goes first, the newer among equals, so the takes
+    // alternate 2, 1, 2, 1 … until both have been sent 20 times (past 16 transmit counts).
+    const q = newQueue();
+    q.enqueue({ id: 1, size: 10 });
+    q.enqueue({ id: 2, size: 10 });
+    const sent: number[] = [];
+    for (let round = 0; round < 40; round++) sent.push(...take(q, 10, 0, 20).ids);
+    expect(sent).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 2 : 1)));
+    expect(q.length).toBe(0);
+    expect(take(q, 1000, 0, 20).ids).toEqual([]);
+    // Alone in a new queue and with room to spare, an item is sent once per take, 20 times.
+    const q2 = newQueue();
+    q2.enqueue({ id: 3, size: 10 });
+    const alone: number[] = [];
+    for (let round = 0; round < 21; round++) alone.push(take(q2, 1000, 0, 20).ids.length);
+    expect(alone).toEqual([...Array<number>(20).fill(1), 0]);
+  });
+
+  it('an item kept beside a newer one of its key stays replaceable once the newer one is gone', () => {
+    const q = newQueue();
+    const keepAll = (): boolean => true;
+    q.enqueue({ id: 1, size: 10 }, 5);
+    q.enqueue({ id: 2, size: 1 }, 5, keepAll);
+    // Room for the small one only, sent once: 2 leaves the queue; 1 is still queued under key 5.
+    expect(take(q, 1, 0, 1).ids).toEqual([2]);
+    expect(q.has(5)).toBe(true);
+    q.enqueue({ id: 3, size: 10 }, 5);
+    expect(take(q, 1000).ids).toEqual([3]);
+  });
+
+  it('an item that leaves from the middle of its key chain leaves the others of its key replaceable', () => {
+    const q = newQueue();
+    const keepAll = (): boolean => true;
+    q.enqueue({ id: 1, size: 10 }, 5);
+    q.enqueue({ id: 2, size: 1 }, 5, keepAll);
+    q.enqueue({ id: 3, size: 10 }, 5, keepAll);
+    q.enqueue({ id: 4, size: 10 }, 5, keepAll); // 4, 3, 2 and 1 queued under key 5
+    // Room for the small one only, sent once: 2 leaves; 4, 3 and 1 stay.
+    expect(take(q, 1, 0, 1).ids).toEqual([2]);
+    expect(q.length).toBe(3);
+    q.enqueue({ id: 5, size: 10 }, 5); // replaces all three
+    expect(q.length).toBe(1);
+    expect(take(q, 1000).ids).toEqual([5]);
+  });
 });

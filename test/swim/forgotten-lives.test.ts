@@ -40,4 +40,20 @@ describe('ForgottenLives', () => {
     // One bucket in 256: a handful of collisions among 256 names, not most of them.
     expect(shared).toBeLessThan(8);
   });
+
+  it('shares a ceiling exactly among the names of one FNV-1a bucket (hash mod 256)', () => {
+    // FNV-1a (32-bit) over the UTF-16 code units, written out here from its definition.
+    const fnv1a = (name: string): number => {
+      let hash = 0x811c9dc5;
+      for (const unit of Array.from({ length: name.length }, (_, i) => name.charCodeAt(i))) {
+        hash = Math.imul(hash ^ unit, 0x01000193) >>> 0;
+      }
+      return hash % FORGOTTEN_BUCKETS;
+    };
+    const lives = new ForgottenLives();
+    lives.note('a', 7);
+    const names = Array.from({ length: 2000 }, (_, i) => `member-${i}`);
+    for (const name of names) expect(lives.ceilingOf(name)).toBe(fnv1a(name) === fnv1a('a') ? 7 : -1);
+    expect(names.filter((name) => fnv1a(name) === fnv1a('a')).length).toBeGreaterThan(0);
+  });
 });

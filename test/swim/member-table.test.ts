@@ -180,4 +180,26 @@ describe('MemberTable', () => {
     table.set(1, ALIVE, 6, 40); // known again, from scratch
     expect(table.known).toBe(2);
   });
+
+  it('forget() of an id beyond the storage is a no-op, and leaves the storage as it was', () => {
+    const storage = new ViewStorage(16);
+    const table = new MemberTable(storage);
+    table.set(1, ALIVE, 2, 0);
+    expect(() => table.forget(10_000)).not.toThrow();
+    expect([table.known, table.count(ALIVE), storage.capacity]).toEqual([1, 1, 16]);
+  });
+
+  it('adoptBaseline() takes only an alive baseline', () => {
+    const table = new MemberTable(new ViewStorage());
+    expect(() => table.adoptBaseline(new ViewBaseline(4, DEAD, 1), [])).toThrow(/baseline alive/);
+    expect(table.known).toBe(0);
+  });
+
+  it('adoptBaseline() counts an excluded id once, and none at or beyond the baseline size', () => {
+    const table = new MemberTable(new ViewStorage());
+    // Size 10: ids 0 … 9 alive; 2 excluded (twice), 10 and 11 are not in the baseline anyway.
+    table.adoptBaseline(new ViewBaseline(10, ALIVE, 1), [2, 2, 10, 11]);
+    expect([table.count(ALIVE), table.known]).toEqual([9, 9]);
+    expect([table.stateOf(2), table.stateOf(9), table.stateOf(10)]).toEqual([UNKNOWN, ALIVE, UNKNOWN]);
+  });
 });

@@ -1,19 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { ALIVE, DEAD, LEFT, SUSPECT } from '../../src/membership/member-state.js';
-import type { MemberList, SuspectUpdate } from '../../src/swim/messages.js';
+import { ALIVE, DEAD, LEFT, SUSPECT, UNKNOWN } from '../../src/membership/member-state.js';
+import type { MemberList, SuspectUpdate, Update } from '../../src/swim/messages.js';
 import { Reporter } from '../../src/swim/reporter.js';
 import { MembershipRules, type RulesPort } from '../../src/swim/rules.js';
 import { SelfState } from '../../src/swim/self.js';
+import type { Suspicion } from '../../src/swim/suspicion.js';
 import { addressOf, harness } from './swim-context.js';
 
-function rules(h: ReturnType<typeof harness>) {
+function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = {}) {
   const suspected: SuspectUpdate[] = [];
-  const port: RulesPort = {
+  const calls = { addressChanged: 0 };
+  const full: RulesPort = {
     takeSuspicion: () => undefined,
     suspect: (s) => suspected.push(s),
     ceilingOf: () => -1,
     pruneTombstones: () => {},
-    addressChanged: () => {},
+    addressChanged: () => calls.addressChanged++,
+    ...port,
   };
   const self = new SelfState(h.ctx, 1, new Uint8Array(0));
   const reporter = new Reporter(
@@ -21,7 +24,7 @@ function rules(h: ReturnType<typeof harness>) {
     (e) => h.events.push(e),
     () => {},
   );
-  return { rules: new MembershipRules(h.ctx, self, reporter, port), suspected, self };
+  return { rules: new MembershipRules(h.ctx, self, reporter, full), suspected, self, calls };
 }
 
 function list(entries: Array<[string, number, number]>): MemberList {
@@ -81,5 +84,201 @@ describe('MembershipRules, over a fake port', () => {
     expect(h.ctx.counters.refutations).toBe(1);
     expect(h.ctx.outbox.pending).toBe(1);
     expect(h.ctx.view.table.stateOf(h.ctx.view.selfId)).not.toBe(SUSPECT);
+  });
+});
+
+const NO_META = new Uint8Array(0);
+const aliveOf = (name: string, incarnation: number, extra: { address?: string; meta?: Uint8Array } = {}) =>
+  ({
+    kind: 'alive',
+    name,
+    address: extra.address ?? addressOf(name),
+    incarnation,
+    meta: extra.meta ?? NO_META,
+  }) as const;
+
+/** What the member's next packet carries: the queued updates, each `kind name`. */
+function queued(h: ReturnType<typeof harness>): string[] {
+  h.ctx.outbox.sendPacket('peer', { type: 'gossip', from: 'self', updates: [] });
+  const updates: readonly Update[] = h.packets.at(-1)!.packet.updates;
+  return updates.map((u) => `${u.kind} ${u.kind === 'user' ? u.origin : u.name}`);
+}
+
+function memberEvents(h: ReturnType<typeof harness>): string[] {
+  return h.events.flatMap((e) => (e.type === 'message' ? [] : [`${e.type} ${e.member} ${e.cause}`]));
+}
+
+describe('MembershipRules.alive', () => {
+  it('a stranger joins and its statement is gossiped on, unless learnt quietly while joining', () => {
+    const h = harness();
+    const { rules: r } = rules(h);
+    r.alive(aliveOf('x', 1));
+    r.alive(aliveOf('y', 1), true);
+    expect([h.ctx.view.table.stateOf(h.id('x')), h.ctx.view.table.stateOf(h.id('y'))]).toEqual([
+      ALIVE,
+      ALIVE,
+    ]);
+    expect(queued(h)).toEqual(['alive x']);
+  });
+
+  it.each([
+    { incarnation: 5, address: 'self.test:7946', refutes: 6, why: 'a newer life of ours: refuted above it' },
+    { incarnation: 1, address: 'elsewhere:1', refutes: 2, why: 'our life at another address: refuted' },
+    { incarnation: 1, address: 'self.test:7946', refutes: undefined, why: 'our own statement: nothing' },
+    { incarnation: 0, address: 'elsewhere:1', refutes: undefined, why: 'an older life elsewhere: nothing' },
+  ])('a statement about this member (incarnation 1): $why', ({ incarnation, address, refutes }) => {
+    const h = harness();
+    const { rules: r, self } = rules(h);
+    r.alive(aliveOf('self', incarnation, { address }));
+    expect(self.incarnation).toBe(refutes ?? 1);
+    expect(h.ctx.counters.refutations).toBe(refutes === undefined ? 0 : 1);
+    expect(h.ctx.view.table.stateOf(h.ctx.view.selfId)).toBe(ALIVE);
+    expect(h.ctx.view.directory.addressOf(h.ctx.view.selfId)).toBe('self.test:7946');
+  });
+
+  it('the ceiling of forgotten lives holds back only members the view does not know', () => {
+    const h = harness();
+    h.know('x', ALIVE, 2);
+    h.ctx.view.directory.intern('y', addressOf('y')); // named in the directory, unknown to the view
+    const { rules: r } = rules(h, { ceilingOf: () => 10 });
+    r.alive(aliveOf('x', 5));
+    r.alive(aliveOf('y', 5));
+    r.alive(aliveOf('z', 5));
+    r.alive(aliveOf('w', 11));
+    const { table } = h.ctx.view;
+    expect(table.incarnationOf(h.id('x'))).toBe(5);
+    expect([table.stateOf(h.id('y')), h.ctx.view.directory.find('z')]).toEqual([UNKNOWN, undefined]);
+    expect(table.stateOf(h.id('w'))).toBe(ALIVE);
+  });
+
+  it('a newer life at another address moves the member there and tells the port; at the same one, not', () => {
+    const h = harness();
+    h.know('x', ALIVE, 1);
+    const { rules: r, calls } = rules(h);
+    r.alive(aliveOf('x', 2));
+    expect(calls.addressChanged).toBe(0);
+    r.alive(aliveOf('x', 3, { address: 'x.moved:7946' }));
+    expect(calls.addressChanged).toBe(1);
+    expect(h.ctx.view.directory.addressOf(h.id('x'))).toBe('x.moved:7946');
+  });
+
+  it('reports new metadata of a live member, byte by byte, and only when it changed', () => {
+    const h = harness();
+    h.know('x', ALIVE, 1);
+    const { rules: r } = rules(h);
+    r.alive(aliveOf('x', 2, { meta: new Uint8Array([1, 2]) })); // none before: changed
+    r.alive(aliveOf('x', 3, { meta: new Uint8Array([1, 2]) })); // the same bytes
+    r.alive(aliveOf('x', 4, { meta: new Uint8Array([1, 3]) })); // same length, one byte differs
+    r.alive(aliveOf('x', 5, { meta: new Uint8Array([1, 3, 0]) })); // one byte longer
+    expect(memberEvents(h)).toEqual(['update x metadata', 'update x metadata', 'update x metadata']);
+  });
+});
+
+describe('MembershipRules.dead', () => {
+  it('a death or a leave of a member the view does not know changes nothing', () => {
+    const h = harness();
+    h.ctx.view.directory.intern('y', addressOf('y')); // named in the directory, unknown to the view
+    const { rules: r } = rules(h);
+    r.dead({ kind: 'dead', name: 'nobody', incarnation: 5, from: 'peer' });
+    r.dead({ kind: 'dead', name: 'y', incarnation: 5, from: 'peer' });
+    r.dead({ kind: 'dead', name: 'y', incarnation: 5, from: 'y' }); // its own leave
+    expect(h.ctx.view.table.stateOf(h.ctx.view.selfId)).toBe(ALIVE);
+    expect([h.ctx.view.table.stateOf(h.id('y')), h.ctx.view.directory.find('nobody')]).toEqual([
+      UNKNOWN,
+      undefined,
+    ]);
+    expect([h.ctx.outbox.pending, h.events.length]).toEqual([0, 0]);
+  });
+
+  it('a death ends the suspicion held of the member, reported with it', () => {
+    const h = harness();
+    h.know('x', SUSPECT, 3);
+    let cancelled = 0;
+    const held = { accuser: 'z', confirmations: 2, cancel: () => cancelled++ } as unknown as Suspicion;
+    const { rules: r } = rules(h, { takeSuspicion: () => held });
+    r.dead({ kind: 'dead', name: 'x', incarnation: 3, from: 'peer' });
+    expect(cancelled).toBe(1);
+    expect(h.events.flatMap((e) => (e.type === 'dead' ? [e.confirmations] : []))).toEqual([2]);
+  });
+});
+
+describe('MembershipRules.merge', () => {
+  it('a member that knew nobody learns members quietly; one that knew some gossips them on', () => {
+    const joining = harness();
+    rules(joining).rules.merge(list([['y', 2, ALIVE]]), 'peer');
+    expect(joining.ctx.view.table.stateOf(joining.id('y'))).toBe(ALIVE);
+    expect(queued(joining)).toEqual([]);
+    const member = harness();
+    member.know('x', ALIVE, 1);
+    rules(member).rules.merge(
+      list([
+        ['y', 2, ALIVE],
+        ['z', 2, LEFT],
+      ]),
+      'peer',
+    );
+    expect(queued(member)).toEqual(['alive y']);
+    member.know('z', ALIVE, 1);
+    rules(member).rules.merge(list([['z', 2, LEFT]]), 'peer');
+    expect(queued(member)[0]).toBe('dead z'); // unsent: first
+  });
+
+  it('reads no further than its shortest column', () => {
+    const h = harness();
+    const members = list([['y', 2, ALIVE]]);
+    rules(h).rules.merge(
+      {
+        ...members,
+        addresses: [...members.addresses, addressOf('q')],
+        incarnations: Uint32Array.of(2, 2),
+        states: Uint8Array.of(ALIVE, ALIVE),
+        metas: [NO_META, NO_META],
+      },
+      'peer',
+    );
+    expect(h.ctx.view.clusterSize).toBe(2);
+    expect(h.ctx.view.directory.size).toBe(2);
+  });
+
+  it('this member listed at another address refutes', () => {
+    const h = harness();
+    const { rules: r, self } = rules(h);
+    r.merge({ ...list([['self', 1, ALIVE]]), addresses: ['elsewhere:1'] }, 'peer');
+    expect(self.incarnation).toBe(2);
+  });
+
+  it('a member held dead at or above the listed life is told of its death; a newer life revives it', () => {
+    const h = harness();
+    h.know('a', ALIVE, 1);
+    h.know('x', DEAD, 5);
+    h.know('l', LEFT, 5);
+    h.know('n', DEAD, 5);
+    const { rules: r } = rules(h, { ceilingOf: () => 10 });
+    r.merge(
+      list([
+        ['x', 5, ALIVE],
+        ['l', 5, ALIVE],
+        ['n', 6, ALIVE],
+      ]),
+      'peer',
+    );
+    // The notice leads its packet (which the outbox fills with what waits, the revival of n among them).
+    expect(h.packets.map(({ to, packet }) => [to, packet.type, packet.updates[0]])).toEqual([
+      [addressOf('x'), 'gossip', { kind: 'dead', name: 'x', incarnation: 5, from: 'self' }],
+    ]);
+    const { table } = h.ctx.view;
+    expect([table.stateOf(h.id('x')), table.stateOf(h.id('l')), table.stateOf(h.id('n'))]).toEqual([
+      DEAD,
+      LEFT,
+      ALIVE,
+    ]);
+  });
+
+  it('a death listed of a member the view does not know is not suspected', () => {
+    const h = harness();
+    const { rules: r, suspected } = rules(h);
+    r.merge(list([['z', 3, DEAD]]), 'peer');
+    expect(suspected).toEqual([]);
+    expect(h.ctx.view.directory.find('z')).toBeUndefined();
   });
 });
