@@ -121,16 +121,6 @@ export const SWIM_SYNC: readonly Equivalent[] = [
   },
 
   // src/swim/core-types.ts
-  {
-    file: 'src/swim/core-types.ts',
-    mutator: 'StringLiteral',
-    original: "'SwimCore'",
-    why:
-      "Not equivalent, but out of Stryker's reach: a static mutant (a module-level constant, evaluated once " +
-      'when the module is first imported, before any mutant is active), which the vitest runner does not ' +
-      're-import per mutant, so every run sees "SwimCore". Applied by hand, it fails ' +
-      'test/swim/core-api.test.ts, whose error messages begin "SwimCore: ".',
-  },
 
   // src/swim/directory.ts
   ...[17, 19].map(
