@@ -120,8 +120,6 @@ describe('EtcdCasStore', () => {
   it('refuses a client that is not an etcd3 client, naming the argument', () => {
     const make = () => new EtcdCasStore({} as unknown as Etcd3);
     expect(make).toThrow(InvalidArgumentError);
-    expect(make).toThrow(
-      'EtcdCasStore: client must be an etcd3 client or namespace, got an object',
-    );
+    expect(make).toThrow('EtcdCasStore: client must be an etcd3 client or namespace, got an object');
   });
 });

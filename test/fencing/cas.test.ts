@@ -282,11 +282,7 @@ describe('claimCas misuse', () => {
   const store = new MemoryCasStore<string>();
   it.each([
     ['store', null, 'claimCas: store must be a CasStore with read and compareAndSet methods, got null'],
-    [
-      'store',
-      { read: async () => undefined },
-      'with read and compareAndSet methods, got an object',
-    ],
+    ['store', { read: async () => undefined }, 'with read and compareAndSet methods, got an object'],
     ['key', '', 'claimCas: key must be a non-empty string, got ""'],
     ['key', 42, 'claimCas: key must be a non-empty string, got 42'],
   ])(
@@ -390,7 +386,9 @@ describe('claimCas over a broken store', () => {
       async () => 'OK',
     );
     const error = await expectFenceError(claimCas(store, 'r', 2n), 'FDKIT_FENCE_STORE');
-    expect(error.message).toContain('returned "OK" (a string), not a boolean, so whether it wrote is unknown');
+    expect(error.message).toContain(
+      'returned "OK" (a string), not a boolean, so whether it wrote is unknown',
+    );
   });
 
   it('a compare-and-set that never lands gives up after maxAttempts tries, for the claim and for updates', async () => {
