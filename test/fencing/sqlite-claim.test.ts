@@ -222,6 +222,32 @@ describe('claimFence', () => {
     expect(count("SELECT COUNT(*) FROM customers WHERE plan = 'b'")).toBe(0);
   });
 
+  it('checks the lease once per transaction and once more per update statement, not again when nested', () => {
+    const holder = lease(5n);
+    const claim = claimFence(db, 'billing', holder);
+    const checksOf = (fn: () => unknown): number => {
+      const before = holder.checks;
+      fn();
+      return holder.checks - before;
+    };
+    const write = () => claim.update({ table: 'customers', set: { plan: 'a' }, where: { id: 1 } });
+    expect(holder.checks).toBe(1); // the claim
+    expect(checksOf(() => claim.transaction(() => 1))).toBe(1);
+    expect(checksOf(() => claim.read(() => 1))).toBe(1);
+    expect(checksOf(write)).toBe(2); // its transaction's start, and the statement
+    expect(checksOf(() => claim.transaction(write))).toBe(2);
+    expect(checksOf(() => claim.transaction(() => claim.read(() => claim.transaction(() => 1))))).toBe(1);
+  });
+
+  it('lets an update under the claim set and match a column named fence: the rows carry no fence of their own', () => {
+    const claim = claimFence(db, 'billing', 3n);
+    expect(claim.update({ table: 'customers', set: { fence: 9 }, where: { id: 1 } })).toEqual({ changes: 1 });
+    expect(claim.update({ table: 'customers', set: { plan: 'f' }, where: { fence: 9 } })).toEqual({
+      changes: 1,
+    });
+    expect(count("SELECT COUNT(*) FROM customers WHERE fence = 9 AND plan = 'f'")).toBe(1);
+  });
+
   it('refuses a holder that is neither a token nor a lease, and bad targets, naming the argument', () => {
     expect(() => claimFence(db, 'billing', { token: 3n } as never)).toThrow(
       /claimFence: holder must be a bigint token or a lease/,
