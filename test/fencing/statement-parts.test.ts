@@ -48,6 +48,9 @@ describe('tables and identifiers', () => {
       message: 'fencedUpdateSql: table must be "name" or "schema.name", got "a.b.c"',
     });
     expect(update({ ...ok, table: 'a-b' }).argument).toBe('table');
+    // null and true would pass the pattern as the text 'null' and 'true': only strings are names.
+    expect(update({ ...ok, table: null }).message).toBe(`fencedUpdateSql: table ${IDENT}, got null`);
+    expect(update({ ...ok, fenceColumn: true }).argument).toBe('fenceColumn');
     expect(update({ ...ok, table: 'ops.' }).argument).toBe('table');
   });
 

@@ -93,4 +93,24 @@ export const FENCING_SQL: readonly Equivalent[] = [
       'highest keeps the largest fence seen: when fence === highest, assigning it again leaves the same ' +
       'bigint value, and nothing else happens in that branch.',
   },
+  {
+    file: 'src/fencing/sql/fence-verdict.ts',
+    mutator: 'ConditionalExpression',
+    original: "typeof value === 'number'",
+    replacement: 'true',
+    why:
+      "In parseFence, `typeof value === 'number' && Number.isSafeInteger(value)`: Number.isSafeInteger " +
+      'does not coerce and is false for every non-number, so the typeof test decides nothing.',
+  },
+  {
+    file: 'src/fencing/sql/fence-verdict.ts',
+    mutator: 'ConditionalExpression',
+    original: 'highest === undefined',
+    replacement: 'false',
+    line: 94,
+    why:
+      '`if (highest === undefined) return;` after the loop: rows is not empty (length 0 threw FDKIT_FENCE_MISSING), ' +
+      'and every pass of the loop either throws or sets highest, so it is never undefined there; the test ' +
+      'narrows the type for the comparisons below.',
+  },
 ];
