@@ -222,6 +222,32 @@ describe('claimFence', () => {
     expect(count("SELECT COUNT(*) FROM customers WHERE plan = 'b'")).toBe(0);
   });
 
+  it('checks the lease once per transaction and once more per update statement, not again when nested', () => {
+    const holder = lease(5n);
+    const claim = claimFence(db, 'billing', holder);
+    const checksOf = (fn: () => unknown): number => {
+      const before = holder.checks;
+      fn();
+      return holder.checks - before;
+    };
+    const write = () => claim.update({ table: 'customers', set: { plan: 'a' }, where: { id: 1 } });
+    expect(holder.checks).toBe(1); // the claim
+    expect(checksOf(() => claim.transaction(() => 1))).toBe(1);
+    expect(checksOf(() => claim.read(() => 1))).toBe(1);
+    expect(checksOf(write)).toBe(2); // its transaction's start, and the statement
+    expect(checksOf(() => claim.transaction(write))).toBe(2);
+    expect(checksOf(() => claim.transaction(() => claim.read(() => claim.transaction(() => 1))))).toBe(1);
+  });
+
+  it('lets an update under the claim set and match a column named fence: the rows carry no fence of their own', () => {
+    const claim = claimFence(db, 'billing', 3n);
+    expect(claim.update({ table: 'customers', set: { fence: 9 }, where: { id: 1 } })).toEqual({ changes: 1 });
+    expect(claim.update({ table: 'customers', set: { plan: 'f' }, where: { fence: 9 } })).toEqual({
+      changes: 1,
+    });
+    expect(count("SELECT COUNT(*) FROM customers WHERE fence = 9 AND plan = 'f'")).toBe(1);
+  });
+
   it('refuses a holder that is neither a token nor a lease, and bad targets, naming the argument', () => {
     expect(() => claimFence(db, 'billing', { token: 3n } as never)).toThrow(
       /claimFence: holder must be a bigint token or a lease/,
@@ -232,9 +258,10 @@ describe('claimFence', () => {
       /table must be an identifier/,
     );
     const claim = claimFence(db, 'billing', 3n);
-    expect(() => claim.update({ table: 'customers', set: {}, where: { id: 1 } })).toThrow(
-      /claimFence\(\)\.update: set must name at least one column/,
-    );
+    expect(thrown(() => claim.update({ table: 'customers', set: {}, where: { id: 1 } }))).toMatchObject({
+      argument: 'set',
+      message: 'claimFence().update: set must name at least one column, got {}',
+    });
   });
 
   it('keeps a fence table CHECK that refuses text and negative fences', () => {
@@ -275,6 +302,47 @@ describe('fencedUpdate with conditions and several rows', () => {
     ).toEqual({
       changes: 3,
     });
+  });
+
+  it("counts only the rows the where matched when refusing several, and names rows: 'many'", () => {
+    const due = () =>
+      fencedUpdate(
+        db,
+        {
+          table: 'customers',
+          set: { plan: 'p' },
+          where: { region: 'eu', status: { op: 'IS NOT', value: 'charged' } },
+        },
+        2n,
+      );
+    // Rows 1 (NULL) and 3 ('due') pass the condition; row 2 ('charged') has the key but does not.
+    const error = thrown(due);
+    expect(error).toMatchObject({ code: 'FDKIT_FENCE_MANY_ROWS', resource: 'customers(region=eu)' });
+    expect((error as Error).message).toBe(
+      "fencedUpdate: where matches 2 rows of customers(region=eu), expected one; pass rows: 'many' to change them all",
+    );
+    expect(count("SELECT COUNT(*) FROM customers WHERE plan = 'p'")).toBe(0);
+  });
+
+  it("with rows: 'many', a stale token is still refused, and rows that all fail a condition are changes 0", () => {
+    const all = (token: bigint, status: string) =>
+      fencedUpdate(
+        db,
+        {
+          table: 'customers',
+          set: { plan: status },
+          where: { region: 'eu', plan: { op: 'IS', value: null } },
+          rows: 'many',
+        },
+        token,
+      );
+    expect(all(5n, 'a')).toEqual({ changes: 3 });
+    expect(all(5n, 'b')).toEqual({ changes: 0 }); // every plan is set: nothing to do, and no error
+    db.exec('UPDATE customers SET plan = NULL, fence = 6'); // a newer holder has written every row
+    const error = thrown(() => all(5n, 'c'));
+    expect(error).toBeInstanceOf(StaleTokenError);
+    expect(error).toMatchObject({ resource: 'customers(region=eu)', token: 5n, highest: 6n });
+    expect(count("SELECT COUNT(*) FROM customers WHERE plan = 'c'")).toBe(0);
   });
 
   it('checks a lease holder at the write', () => {
