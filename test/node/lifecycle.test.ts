@@ -56,6 +56,18 @@ class World {
       : createHeartbeatMonitor({ ...common, peers: ['10.0.0.2:7946'] });
   }
 
+  /** A member whose transport binds only once the test calls `bind`. */
+  createBindingLate(): { member: Member; bind: () => void } {
+    const binding = deferred<void>();
+    const member = this.create({
+      transport: async (o) => {
+        await binding.promise;
+        return this.memory(o);
+      },
+    });
+    return { member, bind: () => binding.resolve() };
+  }
+
   /** Whether a fresh member can bind the address now: a start that left it bound makes this false. */
   async addressFree(): Promise<boolean> {
     const other = this.create();
@@ -140,20 +152,14 @@ describe.each(['createNode', 'createHeartbeatMonitor'] as const)('%s lifecycle',
     // after the abort), and forgetting what the factory binds after the abort (the address stays held
     // and the core's timers run).
     const world = new World(kind);
-    const binding = deferred<void>();
-    const member = world.create({
-      transport: async (o) => {
-        await binding.promise;
-        return world.memory(o);
-      },
-    });
+    const { member, bind } = world.createBindingLate();
     const controller = new AbortController();
     const starting = member.start({ signal: controller.signal });
     expect(await settled(starting)).toBe(false);
     controller.abort('operator gave up');
     expect(await settled(starting)).toBe(true);
     expect(await rejection(starting)).toMatchObject({ code: 'FDKIT_ABORTED', cause: 'operator gave up' });
-    binding.resolve();
+    bind();
     await flush();
     expect(world.network.addresses()).toEqual([]);
     expect(world.clock.nextDueMs()).toBeUndefined();
@@ -165,16 +171,10 @@ describe.each(['createNode', 'createHeartbeatMonitor'] as const)('%s lifecycle',
     // Catches a start that carries on after shutdown: it would start the core on the late transport,
     // holding the address with a member nobody can stop any more.
     const world = new World(kind);
-    const binding = deferred<void>();
-    const member = world.create({
-      transport: async (o) => {
-        await binding.promise;
-        return world.memory(o);
-      },
-    });
+    const { member, bind } = world.createBindingLate();
     const starting = member.start();
     const stopping = member.shutdown();
-    binding.resolve();
+    bind();
     const error = await rejection(starting);
     expect(error).toBeInstanceOf(LifecycleError);
     expect(error).toMatchObject({ code: 'FDKIT_STOPPED' });
