@@ -3,6 +3,8 @@
  * tests that run against its mutants: its own module's tests under test/, in the unit tier
  * (vitest.mutate.config.ts drops the system tier and the files on real sockets).
  */
+import { existsSync, readdirSync } from 'node:fs';
+
 export interface MutationFolder {
   /** The name of its report, bench/results/mutation/<name>.json, and of `--folder`. */
   readonly name: string;
@@ -62,4 +64,13 @@ export const PARTS_DIR = 'bench/results/mutation/parts';
 /** The report of part `part` of folder `name` (`bench/mutation/run.ts --files … --part`). */
 export function partPath(name: string, part: string): string {
   return `${PARTS_DIR}/${name}--${part}.json`;
+}
+
+/** The part reports of the run named `name` that exist now, in name order. */
+export function partsOf(name: string): string[] {
+  if (!existsSync(PARTS_DIR)) return [];
+  return readdirSync(PARTS_DIR)
+    .filter((f) => f.startsWith(`${name}--`) && f.endsWith('.json'))
+    .sort()
+    .map((f) => `${PARTS_DIR}/${f}`);
 }

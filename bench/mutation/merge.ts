@@ -11,9 +11,9 @@
  * every id is renumbered over the union of both runs' tests, matched by test file and name. The part
  * files are removed once merged, unless `--keep`.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { benchFlags } from '../support/flags.js';
-import { MUTATION_FOLDERS, PARTS_DIR, reportPath } from './folders.js';
+import { MUTATION_FOLDERS, partsOf, reportPath } from './folders.js';
 
 interface TestDefinition {
   readonly id: string;
@@ -98,11 +98,11 @@ export function mergeReports(base: FullReport, part: FullReport): FullReport {
   const renumber = (record: FileRecord, byId: Map<string, string>): FileRecord => ({
     ...record,
     mutants: record.mutants.map((m) => {
-      const out: MutantRecord = { ...m, id: String(next++) };
       const coveredBy = remap(byId, m.coveredBy);
       const killedBy = remap(byId, m.killedBy);
       return {
-        ...out,
+        ...m,
+        id: String(next++),
         ...(coveredBy === undefined ? {} : { coveredBy }),
         ...(killedBy === undefined ? {} : { killedBy }),
       };
@@ -115,15 +115,6 @@ export function mergeReports(base: FullReport, part: FullReport): FullReport {
     if (record !== undefined) files[name] = renumber(record, fromPart === undefined ? baseIds : partIds);
   }
   return { ...base, files, testFiles };
-}
-
-/** The part reports of the run named `name` that exist now, in name order. */
-export function partsOf(name: string): string[] {
-  if (!existsSync(PARTS_DIR)) return [];
-  return readdirSync(PARTS_DIR)
-    .filter((f) => f.startsWith(`${name}--`) && f.endsWith('.json'))
-    .sort()
-    .map((f) => `${PARTS_DIR}/${f}`);
 }
 
 function main(): void {

@@ -16,8 +16,7 @@ import { benchFlags } from '../support/flags.js';
 import { formatTable, markdownTable } from '../support/format.js';
 import type { Equivalent } from './equivalent.js';
 import { EQUIVALENTS } from './equivalents.js';
-import { MUTATION_FOLDERS, reportPath } from './folders.js';
-import { partsOf } from './merge.js';
+import { MUTATION_FOLDERS, partsOf, reportPath } from './folders.js';
 
 type Status =
   | 'Killed'
