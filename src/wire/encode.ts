@@ -84,7 +84,7 @@ function memberFields(m: MemberList): unknown[] {
 /** The MessagePack array of a valid stream message, as {@link encodeStream} writes it. */
 function streamFields(message: StreamMessage): unknown[] {
   if (message.type !== 'push-pull') return packetFields(message);
-  return [
+  const fields: unknown[] = [
     WIRE_VERSION,
     MessageTag.pushPull,
     message.from,
@@ -92,6 +92,9 @@ function streamFields(message: StreamMessage): unknown[] {
     message.reply,
     memberFields(message.members),
   ];
+  // Only when there is some: without it the record is byte for byte the one a decoder of six elements reads.
+  if (message.state !== undefined && message.state.length > 0) fields.push(message.state);
+  return fields;
 }
 
 /**

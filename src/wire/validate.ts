@@ -87,6 +87,7 @@ const RANGE_TEXT = {
   payload: `a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
   boolean: 'a boolean',
   state: `a state code in [0, ${STATE_CODE_MAX}]`,
+  appState: 'a Uint8Array',
 } as const;
 
 /** What a field must be, in words, for messages. */
@@ -246,7 +247,11 @@ export function streamMessageProblem(message: StreamMessage): string | undefined
     field('push-pull', -1, 'from', 'name', checkName(message.from)) ??
     field('push-pull', -1, 'join', 'boolean', checkBoolean(message.join)) ??
     field('push-pull', -1, 'reply', 'boolean', checkBoolean(message.reply)) ??
-    memberListProblem(message.members)
+    memberListProblem(message.members) ??
+    // The stream's own limit bounds it; the type is all there is to check.
+    (message.state === undefined
+      ? undefined
+      : field('push-pull', -1, 'state', 'appState', checkBytes(message.state, U32_MAX)))
   );
 }
 
