@@ -28,6 +28,7 @@ import {
 } from './core-types.js';
 import { type SwimCounters, zeroSwimCounters } from './counters.js';
 import { DeathWatch } from './death-watch.js';
+import { DelegateGuard } from './delegate-guard.js';
 import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import { Gossiper } from './gossiper.js';
@@ -94,7 +95,7 @@ export class SwimCore {
    *   starting incarnation outside 0 to 2^32 − 16, or a `config` field out of its range.
    */
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
-    const { name, address, config, meta, incarnation } = resolveCoreOptions(options, env.clock);
+    const { name, address, config, meta, incarnation, delegates } = resolveCoreOptions(options, env.clock);
     this.name = name;
     this.address = address;
     this.config = config;
@@ -137,6 +138,7 @@ export class SwimCore {
     );
     this.reporter = reporter;
     this.self = new SelfState(ctx, incarnation, meta);
+    const guard = new DelegateGuard(delegates, this.counters);
     this.tombstones = new Tombstones(ctx, {
       forget: (id) => {
         view.table.forget(id);
@@ -148,13 +150,19 @@ export class SwimCore {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
-    this.rules = new MembershipRules(ctx, this.self, reporter, {
-      takeSuspicion: (id) => this.suspicions.take(id),
-      suspect: (s) => this.suspicions.suspect(s),
-      ceilingOf: (name) => this.tombstones.ceilingOf(name),
-      pruneTombstones: () => this.tombstones.prune(),
-      addressChanged: () => this.deathWatch?.changed(),
-    });
+    this.rules = new MembershipRules(
+      ctx,
+      this.self,
+      reporter,
+      {
+        takeSuspicion: (id) => this.suspicions.take(id),
+        suspect: (s) => this.suspicions.suspect(s),
+        ceilingOf: (name) => this.tombstones.ceilingOf(name),
+        pruneTombstones: () => this.tombstones.prune(),
+        addressChanged: () => this.deathWatch?.changed(),
+      },
+      guard,
+    );
     const adaptive =
       options.adaptiveProbeTimeout === undefined
         ? undefined
@@ -174,14 +182,18 @@ export class SwimCore {
     );
     this.gossiper = new Gossiper(ctx);
     const self = this.self;
-    this.sync = new StateSync(ctx, {
-      get incarnation() {
-        return self.incarnation;
+    this.sync = new StateSync(
+      ctx,
+      {
+        get incarnation() {
+          return self.incarnation;
+        },
+        merge: (members, from, join) => this.rules.merge(members, from, join),
+        pruneTombstones: () => this.tombstones.prune(),
+        pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
       },
-      merge: (members, from) => this.rules.merge(members, from),
-      pruneTombstones: () => this.tombstones.prune(),
-      pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
-    });
+      guard,
+    );
     this.broadcasts = new Broadcasts(this.name, this.outbox, reporter);
   }
 

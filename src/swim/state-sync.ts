@@ -14,8 +14,10 @@
 import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
 import type { SwimContext } from './context.js';
+import { DelegateGuard } from './delegate-guard.js';
 import { pushPullBaseBytes, snapshotEntryBytes } from './message-size.js';
 import type { MemberList, PushPull, StreamMessage } from './messages.js';
+import type { Refusal } from './refusal.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 
 const EMPTY = new Uint8Array(0);
@@ -26,8 +28,11 @@ const RECONNECT_BACKOFF_MAX = 4;
 export interface StateSyncPort {
   /** This member's incarnation now (its own statement about itself). */
   readonly incarnation: number;
-  /** Merges a member list received from `from` (the membership rules). */
-  merge(members: MemberList, from: string): void;
+  /**
+   * Merges a member list received from `from`, `join` whether it is joining, unless the delegates refuse
+   * it: then it merges nothing and returns the refusal (the membership rules).
+   */
+  merge(members: MemberList, from: string, join: boolean): Refusal | undefined;
   /** Forgets the tombstones past their time (the tombstones). */
   pruneTombstones(): void;
   /** Pings `id` once, outside the probe cycle (the prober). */
@@ -55,6 +60,7 @@ export class StateSync {
   constructor(
     private readonly ctx: SwimContext,
     private readonly port: StateSyncPort,
+    private readonly delegates = new DelegateGuard({}, ctx.counters),
   ) {}
 
   start(): void {
@@ -83,15 +89,23 @@ export class StateSync {
     this.seedTimer = this.ctx.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
   }
 
+  /**
+   * Merges a state exchange, its application state included, and answers a request with this member's
+   * own state. A refused exchange is merged in nothing and not answered: a member that will not merge
+   * another cluster does not hand it its member list either.
+   */
   handlePushPull(fromAddress: string, message: PushPull): void {
     const port = this.port;
+    const { join } = message;
     if (!message.reply) {
-      port.merge(message.members, message.from);
-      this.sendState(fromAddress, false, true);
+      if (port.merge(message.members, message.from, join) !== undefined) return;
+      this.delegates.mergeRemoteState(message.state ?? EMPTY, join);
+      this.sendState(fromAddress, false, true, join);
       return;
     }
     const before = port.incarnation;
-    port.merge(message.members, message.from);
+    if (port.merge(message.members, message.from, join) !== undefined) return;
+    this.delegates.mergeRemoteState(message.state ?? EMPTY, join);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
   }
 
@@ -112,8 +126,11 @@ export class StateSync {
     this.sendState(address, join, false);
   }
 
-  /** Sends this member's full state to `address`, as a request (`reply` false) or a reply. */
-  private sendState(address: string, join: boolean, reply: boolean): void {
+  /**
+   * Sends this member's full state to `address`, as a request (`reply` false) or a reply; `joinState`:
+   * the application's state is asked for a join (a reply's is the request's).
+   */
+  private sendState(address: string, join: boolean, reply: boolean, joinState = join): void {
     const { view, name, counters, outbox } = this.ctx;
     const { directory, table } = view;
     const count = table.known;
@@ -138,9 +155,13 @@ export class StateSync {
       i++;
     }
     const members: MemberList = { names, addresses, incarnations, states, metas };
-    const message: StreamMessage = { type: 'push-pull', from: name, join, reply, members };
+    const state = this.delegates.localState(joinState);
+    const message: StreamMessage =
+      state.length === 0
+        ? { type: 'push-pull', from: name, join, reply, members }
+        : { type: 'push-pull', from: name, join, reply, members, state };
     counters.streamsSent++;
-    outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count));
+    outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count, state));
   }
 
   private pushPullIntervalMs(): number {
