@@ -52,6 +52,11 @@ export class StateSync {
   private lastStrangerMs = Number.NEGATIVE_INFINITY;
   private seeds: readonly string[] = [];
   private readonly backoff = new Map<number, Backoff>();
+  /**
+   * Addresses this member sent a join request to and has had no reply from: the reply ends that join,
+   * and the application merges its state as a join's (as memberlist does on the joining side).
+   */
+  private readonly joinsAsked = new Set<string>();
   private readonly scratch: number[] = [];
   private readonly onPushPull = (): void => this.pushPullTick();
   private readonly onReconnect = (): void => this.reconnectTick();
@@ -74,6 +79,7 @@ export class StateSync {
     this.pushPullTimer?.cancel();
     this.reconnectTimer?.cancel();
     this.seedTimer?.cancel();
+    this.joinsAsked.clear();
   }
 
   /**
@@ -104,8 +110,9 @@ export class StateSync {
       return;
     }
     const before = port.incarnation;
+    const answersJoin = this.joinsAsked.delete(fromAddress);
     if (port.merge(message.members, message.from, join) !== undefined) return;
-    this.delegates.mergeRemoteState(message.state ?? EMPTY, join);
+    this.delegates.mergeRemoteState(message.state ?? EMPTY, join || answersJoin);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
   }
 
@@ -123,6 +130,7 @@ export class StateSync {
   }
 
   private exchange(address: string, join: boolean): void {
+    if (join) this.joinsAsked.add(address);
     this.sendState(address, join, false);
   }
 

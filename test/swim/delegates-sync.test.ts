@@ -82,6 +82,20 @@ describe('application state in state sync', () => {
     expect(s.h.streams.map((x) => 'state' in x.message)).toEqual([false]);
   });
 
+  it('merges the reply to its own join request as a join’s state, and later replies as not', () => {
+    const order: string[] = [];
+    const s = syncing(recording(order, Uint8Array.of(5)), undefined, order);
+    s.sync.join([addressOf('seed')]);
+    s.sync.handlePushPull(addressOf('other'), exchange(true, false, Uint8Array.of(2)));
+    s.sync.handlePushPull(addressOf('seed'), exchange(true, false, Uint8Array.of(1)));
+    s.sync.handlePushPull(addressOf('seed'), exchange(true, false, Uint8Array.of(3)));
+    expect(order.filter((x) => x.startsWith('mergeRemoteState'))).toEqual([
+      'mergeRemoteState [2] join=false',
+      'mergeRemoteState [1] join=true',
+      'mergeRemoteState [3] join=false',
+    ]);
+  });
+
   it('asks for the state of a join when it joins seeds', () => {
     const order: string[] = [];
     const s = syncing(recording(order, Uint8Array.of(5)));
