@@ -21,6 +21,8 @@ import type { Refusal } from './refusal.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 
 const EMPTY = new Uint8Array(0);
+/** Join requests remembered at most (seeds, and members held dead that answered): the oldest goes. */
+const JOINS_ASKED_MAX = 256;
 /** Backoff of reconnection attempts to one member: at most this many reconnect intervals apart. */
 const RECONNECT_BACKOFF_MAX = 4;
 
@@ -130,7 +132,12 @@ export class StateSync {
   }
 
   private exchange(address: string, join: boolean): void {
-    if (join) this.joinsAsked.add(address);
+    if (join) {
+      this.joinsAsked.delete(address);
+      if (this.joinsAsked.size >= JOINS_ASKED_MAX)
+        this.joinsAsked.delete(this.joinsAsked.values().next().value!);
+      this.joinsAsked.add(address);
+    }
     this.sendState(address, join, false);
   }
 

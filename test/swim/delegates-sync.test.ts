@@ -96,6 +96,21 @@ describe('application state in state sync', () => {
     ]);
   });
 
+  it('remembers the last 256 join requests, forgetting the oldest', () => {
+    const order: string[] = [];
+    const s = syncing(recording(order, Uint8Array.of(5)), undefined, order);
+    const seeds = Array.from({ length: 257 }, (_, i) => addressOf(`seed${i}`));
+    s.sync.join(seeds);
+    s.sync.handlePushPull(seeds[0]!, exchange(true, false, Uint8Array.of(0)));
+    s.sync.handlePushPull(seeds[1]!, exchange(true, false, Uint8Array.of(1)));
+    s.sync.handlePushPull(seeds[256]!, exchange(true, false, Uint8Array.of(2)));
+    expect(order.filter((x) => x.startsWith('mergeRemoteState'))).toEqual([
+      'mergeRemoteState [0] join=false',
+      'mergeRemoteState [1] join=true',
+      'mergeRemoteState [2] join=true',
+    ]);
+  });
+
   it('asks for the state of a join when it joins seeds', () => {
     const order: string[] = [];
     const s = syncing(recording(order, Uint8Array.of(5)));
