@@ -29,6 +29,7 @@ export type { SwimCounters } from '../swim/counters.js';
 export { MemberDirectory } from '../swim/directory.js';
 export type { SwimEnvironment } from '../swim/environment.js';
 export type { MessageEvent, SwimEvent } from '../swim/events.js';
+export type { SeedAnswer } from '../swim/join-attempt.js';
 export type {
   Ack,
   AliveUpdate,
@@ -40,6 +41,7 @@ export type {
   Ping,
   PingReq,
   PushPull,
+  Refuse,
   StreamMessage,
   SuspectUpdate,
   Update,
@@ -47,4 +49,5 @@ export type {
   UserPacket,
 } from '../swim/messages.js';
 export { lan, local, type ProfileName, profiles, wan } from '../swim/profiles.js';
+export { JOIN_REFUSAL_CODES, type JoinRefusalCode, type Refusal } from '../swim/refusal.js';
 export { expectedTiming, type Timing } from '../swim/timing.js';

@@ -32,6 +32,7 @@ import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import { Gossiper } from './gossiper.js';
 import { Health } from './health.js';
+import type { SeedAnswer } from './join-attempt.js';
 import { Lifecycle } from './lifecycle.js';
 import { MemberView } from './member-view.js';
 import { packetBaseBytes, updateBytes } from './message-size.js';
@@ -178,7 +179,7 @@ export class SwimCore {
       get incarnation() {
         return self.incarnation;
       },
-      merge: (members, from) => this.rules.merge(members, from),
+      merge: (members, from, join) => this.rules.merge(members, from, join),
       pruneTombstones: () => this.tombstones.prune(),
       pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
     });
@@ -260,13 +261,14 @@ export class SwimCore {
    * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, this member's own
    * address skipped), which announces this member to them; while it still knows nobody it retries them,
    * one probe interval later and then twice as long each time, up to the reconnect interval. Returns at
-   * once: the answers arrive through {@link SwimCore.handleStream}.
+   * once: the answers arrive through {@link SwimCore.handleStream}, and `onAnswer` hears each seed's
+   * first one (its state, or its refusal of this member).
    *
    * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
    */
-  join(seedAddresses: readonly string[]): void {
+  join(seedAddresses: readonly string[], onAnswer?: (answer: SeedAnswer) => void): void {
     this.requireRunning('join');
-    this.sync.join(seedAddresses);
+    this.sync.join(seedAddresses, onAnswer);
   }
 
   /**
@@ -423,7 +425,7 @@ export class SwimCore {
 
   /**
    * Handles one message that arrived over a stream from `fromAddress`: a state exchange (a request is
-   * answered over a stream), or a fallback ping or its ack. Ignored unless the member is running.
+   * answered over a stream) or a refusal of one, or a fallback ping or its ack. Ignored unless the member is running.
    */
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
@@ -431,6 +433,9 @@ export class SwimCore {
     switch (message.type) {
       case 'push-pull':
         this.sync.handlePushPull(fromAddress, message);
+        return;
+      case 'refuse':
+        this.sync.handleRefuse(fromAddress, message);
         return;
       case 'ping':
         this.prober.answerStreamPing(message);

@@ -8,6 +8,7 @@ import type { TransitionCause } from '../membership/events.js';
 import { ALIVE, DEAD, LEFT, overrides, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
 import type { AliveUpdate, DeadUpdate, MemberList, SuspectUpdate, Update } from './messages.js';
+import type { Refusal } from './refusal.js';
 import type { Reporter } from './reporter.js';
 import type { SelfState } from './self.js';
 import type { Suspicion } from './suspicion.js';
@@ -128,8 +129,12 @@ export class MembershipRules {
     this.port.pruneTombstones();
   }
 
-  /** Merges a member list received in a state exchange; `from` is the member that sent it. */
-  merge(members: MemberList, from: string): void {
+  /**
+   * Merges a member list received in a state exchange; `from` is the member that sent it, `join` whether
+   * it is joining. A refusal (the joiner is turned away) merges nothing: it is returned before any entry
+   * is applied, and the exchange is answered with it.
+   */
+  merge(members: MemberList, from: string, _join: boolean): Refusal | undefined {
     const { view, outbox, name: self } = this.ctx;
     const { directory, table } = view;
     const { names, addresses, incarnations, states, metas } = members;
@@ -181,6 +186,7 @@ export class MembershipRules {
       const notice: Update = { kind: 'dead', name, incarnation, from: self };
       outbox.sendPacket(address, { type: 'gossip', from: self, updates: [notice] });
     }
+    return undefined;
   }
 }
 
