@@ -128,6 +128,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     return this.host.core?.localHealth ?? 0;
   }
 
+  /** Updates waiting to be gossiped (0 before start): a queue that keeps growing means gossip cannot keep up. */
+  get pendingBroadcasts(): number {
+    return this.host.core?.pendingBroadcasts ?? 0;
+  }
+
   /**
    * Binds the transport and starts probing and gossip. Rejects with a `NetworkError`
    * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`) when the address cannot be bound,
