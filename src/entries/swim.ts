@@ -31,6 +31,7 @@ export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/deleg
 export { MemberDirectory } from '../swim/directory.js';
 export type { SwimEnvironment } from '../swim/environment.js';
 export type { MessageEvent, SwimEvent } from '../swim/events.js';
+export type { SeedAnswer } from '../swim/join-attempt.js';
 export type {
   Ack,
   AliveUpdate,
@@ -42,6 +43,7 @@ export type {
   Ping,
   PingReq,
   PushPull,
+  Refuse,
   StreamMessage,
   SuspectUpdate,
   Update,
@@ -49,4 +51,5 @@ export type {
   UserPacket,
 } from '../swim/messages.js';
 export { lan, local, type ProfileName, profiles, wan } from '../swim/profiles.js';
+export { JOIN_REFUSAL_CODES, type JoinRefusalCode, type Refusal } from '../swim/refusal.js';
 export { expectedTiming, type Timing } from '../swim/timing.js';

@@ -82,6 +82,11 @@ export interface NodeOptions {
   readonly localHealth?: LocalHealthOption;
   /** How long `leave()` waits for the leave to spread before it resolves anyway. Default 5,000 ms. */
   readonly leaveTimeoutMs?: number;
+  /**
+   * How long `join()` waits for its seeds' answers (1 ms to 10 min); a seed that has not answered by then
+   * counts as not reached. Default 10,000 ms, the connect timeout's default.
+   */
+  readonly joinTimeoutMs?: number;
   /** Largest state-sync message accepted, in bytes. Default 32 MiB. */
   readonly streamBytesMax?: number;
   /** Time allowed to open a state-sync connection. Default 10,000 ms. */
@@ -121,6 +126,7 @@ export interface ResolvedNodeOptions {
   readonly coreConfig: SwimConfig;
   readonly label: string;
   readonly leaveTimeoutMs: number;
+  readonly joinTimeoutMs: number;
 }
 
 const OWNER = 'createNode';
@@ -141,6 +147,7 @@ const KNOWN = [
   'adaptiveProbeTimeout',
   'localHealth',
   'leaveTimeoutMs',
+  'joinTimeoutMs',
   'streamBytesMax',
   'connectTimeoutMs',
   'streamTimeoutMs',
@@ -185,6 +192,10 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     min: 0,
     max: 600_000,
   });
+  const joinTimeoutMs = checkNumber(OWNER, 'joinTimeoutMs', options.joinTimeoutMs ?? 10_000, {
+    min: 1,
+    max: 600_000,
+  });
   const config = resolveSwimConfig(options.config ?? {}, profiles[profile], OWNER, 'config.');
   if (options.trackPhi !== undefined && typeof options.trackPhi !== 'boolean') {
     throw new InvalidOptionError(
@@ -212,6 +223,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
         : { ...config, packetBytesMax: config.packetBytesMax - SEAL_OVERHEAD_BYTES },
     label,
     leaveTimeoutMs,
+    joinTimeoutMs,
   };
 }
 

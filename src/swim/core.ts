@@ -33,6 +33,7 @@ import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import { Gossiper } from './gossiper.js';
 import { Health } from './health.js';
+import type { SeedAnswer } from './join-attempt.js';
 import { Lifecycle } from './lifecycle.js';
 import { MemberView } from './member-view.js';
 import { packetBaseBytes, updateBytes } from './message-size.js';
@@ -121,6 +122,7 @@ export class SwimCore {
       outbox: this.outbox,
       health: this.health,
       lifecycle: this.lifecycle,
+      delegates: new DelegateGuard(delegates, this.counters),
     };
     this.phi = options.trackPhi === false ? undefined : new PhiTracker(view, clock, config.probeIntervalMs);
     const watch = env.watch;
@@ -138,7 +140,6 @@ export class SwimCore {
     );
     this.reporter = reporter;
     this.self = new SelfState(ctx, incarnation, meta);
-    const guard = new DelegateGuard(delegates, this.counters);
     this.tombstones = new Tombstones(ctx, {
       forget: (id) => {
         view.table.forget(id);
@@ -150,19 +151,13 @@ export class SwimCore {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
-    this.rules = new MembershipRules(
-      ctx,
-      this.self,
-      reporter,
-      {
-        takeSuspicion: (id) => this.suspicions.take(id),
-        suspect: (s) => this.suspicions.suspect(s),
-        ceilingOf: (name) => this.tombstones.ceilingOf(name),
-        pruneTombstones: () => this.tombstones.prune(),
-        addressChanged: () => this.deathWatch?.changed(),
-      },
-      guard,
-    );
+    this.rules = new MembershipRules(ctx, this.self, reporter, {
+      takeSuspicion: (id) => this.suspicions.take(id),
+      suspect: (s) => this.suspicions.suspect(s),
+      ceilingOf: (name) => this.tombstones.ceilingOf(name),
+      pruneTombstones: () => this.tombstones.prune(),
+      addressChanged: () => this.deathWatch?.changed(),
+    });
     const adaptive =
       options.adaptiveProbeTimeout === undefined
         ? undefined
@@ -182,18 +177,14 @@ export class SwimCore {
     );
     this.gossiper = new Gossiper(ctx);
     const self = this.self;
-    this.sync = new StateSync(
-      ctx,
-      {
-        get incarnation() {
-          return self.incarnation;
-        },
-        merge: (members, from, join) => this.rules.merge(members, from, join),
-        pruneTombstones: () => this.tombstones.prune(),
-        pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
+    this.sync = new StateSync(ctx, {
+      get incarnation() {
+        return self.incarnation;
       },
-      guard,
-    );
+      merge: (members, from, join) => this.rules.merge(members, from, join),
+      pruneTombstones: () => this.tombstones.prune(),
+      pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
+    });
     this.broadcasts = new Broadcasts(this.name, this.outbox, reporter);
   }
 
@@ -272,13 +263,14 @@ export class SwimCore {
    * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, this member's own
    * address skipped), which announces this member to them; while it still knows nobody it retries them,
    * one probe interval later and then twice as long each time, up to the reconnect interval. Returns at
-   * once: the answers arrive through {@link SwimCore.handleStream}.
+   * once: the answers arrive through {@link SwimCore.handleStream}, and `onAnswer` hears each seed's
+   * first one (its state, or its refusal of this member).
    *
    * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
    */
-  join(seedAddresses: readonly string[]): void {
+  join(seedAddresses: readonly string[], onAnswer?: (answer: SeedAnswer) => void): void {
     this.requireRunning('join');
-    this.sync.join(seedAddresses);
+    this.sync.join(seedAddresses, onAnswer);
   }
 
   /**
@@ -435,7 +427,7 @@ export class SwimCore {
 
   /**
    * Handles one message that arrived over a stream from `fromAddress`: a state exchange (a request is
-   * answered over a stream), or a fallback ping or its ack. Ignored unless the member is running.
+   * answered over a stream) or a refusal of one, or a fallback ping or its ack. Ignored unless the member is running.
    */
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
@@ -443,6 +435,9 @@ export class SwimCore {
     switch (message.type) {
       case 'push-pull':
         this.sync.handlePushPull(fromAddress, message);
+        return;
+      case 'refuse':
+        this.sync.handleRefuse(fromAddress, message);
         return;
       case 'ping':
         this.prober.answerStreamPing(message);

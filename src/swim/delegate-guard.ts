@@ -142,15 +142,19 @@ export class DelegateGuard {
   }
 }
 
-/** `reason` cut to whole code points within {@link REASON_BYTES_MAX} bytes of UTF-8. */
+/**
+ * `reason` as the wire carries it: lone surrogates and U+FFFD (which the wire refuses) replaced by `?`,
+ * cut to whole code points within {@link REASON_BYTES_MAX} bytes of UTF-8.
+ */
 function shortened(reason: string): string {
-  if (reason.length <= REASON_BYTES_MAX / 3) return reason;
+  let out = '';
   let bytes = 0;
-  let end = 0;
   for (const ch of reason) {
-    bytes += utf8Length(ch);
+    const c = ch.charCodeAt(0);
+    const text = ch === '\ufffd' || (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) ? '?' : ch;
+    bytes += utf8Length(text);
     if (bytes > REASON_BYTES_MAX) break;
-    end += ch.length;
+    out += text;
   }
-  return reason.slice(0, end);
+  return out;
 }

@@ -7,7 +7,6 @@
 import type { TransitionCause } from '../membership/events.js';
 import { ALIVE, DEAD, LEFT, overrides, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
-import { DelegateGuard } from './delegate-guard.js';
 import type { AliveUpdate, DeadUpdate, MemberList, SuspectUpdate, Update } from './messages.js';
 import type { Refusal } from './refusal.js';
 import type { Reporter } from './reporter.js';
@@ -47,7 +46,6 @@ export class MembershipRules {
     private readonly self: SelfState,
     private readonly reporter: Reporter,
     private readonly port: RulesPort,
-    private readonly delegates = new DelegateGuard({}, ctx.counters),
   ) {}
 
   /**
@@ -138,8 +136,9 @@ export class MembershipRules {
 
   /**
    * Merges a member list received in a state exchange; `from` is the member that sent it, `join` whether
-   * it is joining. Returns the refusal when the delegates refuse the exchange, and then merges nothing:
-   * the merge filter refused the list, or (in a join) the alive filter refused the joiner itself.
+   * it is joining. Returns the refusal when the delegates refuse the exchange, and then merges nothing
+   * (the exchange is answered with it): the merge filter refused the list, or (in a join) the alive
+   * filter refused the sender itself, the joiner at a seed or the seed at a joiner.
    */
   merge(members: MemberList, from: string, join = false): Refusal | undefined {
     const { view, outbox, name: self } = this.ctx;
@@ -150,7 +149,7 @@ export class MembershipRules {
     // gossiping every member back to it would cost retransmitLimit × n updates for nothing.
     const joining = table.known <= 1;
     const count = Math.min(names.length, addresses.length, incarnations.length, states.length, metas.length);
-    const merging = this.delegates.filterMerge(members, count, join);
+    const merging = this.ctx.delegates.filterMerge(members, count, join);
     if (merging !== undefined) {
       this.ctx.counters.mergesRefused++;
       return { code: 'FDKIT_JOIN_REJECTED', reason: merging };
@@ -230,7 +229,7 @@ export class MembershipRules {
    * statement that would not be believed anyway.
    */
   private isNews(a: AliveUpdate): boolean {
-    if (!this.delegates.filtersAlive || a.name === this.ctx.name) return false;
+    if (!this.ctx.delegates.filtersAlive || a.name === this.ctx.name) return false;
     const { directory, table } = this.ctx.view;
     const id = directory.find(a.name);
     const current = id === undefined ? UNKNOWN : table.stateOf(id);
@@ -241,7 +240,7 @@ export class MembershipRules {
 
   /** The alive filter's reason to refuse `a`, counted, or undefined when it accepts it. */
   private refuses(a: AliveUpdate): string | undefined {
-    const reason = this.delegates.filterAlive(a);
+    const reason = this.ctx.delegates.filterAlive(a);
     if (reason !== undefined) this.ctx.counters.aliveRefused++;
     return reason;
   }

@@ -14,15 +14,13 @@
 import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
 import type { SwimContext } from './context.js';
-import { DelegateGuard } from './delegate-guard.js';
-import { pushPullBaseBytes, snapshotEntryBytes } from './message-size.js';
-import type { MemberList, PushPull, StreamMessage } from './messages.js';
+import { JoinAttempt, type SeedAnswer } from './join-attempt.js';
+import { pushPullBaseBytes, refuseBytes, snapshotEntryBytes } from './message-size.js';
+import type { MemberList, PushPull, Refuse, StreamMessage } from './messages.js';
 import type { Refusal } from './refusal.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 
 const EMPTY = new Uint8Array(0);
-/** Join requests remembered at most (seeds, and members held dead that answered): the oldest goes. */
-const JOINS_ASKED_MAX = 256;
 /** Backoff of reconnection attempts to one member: at most this many reconnect intervals apart. */
 const RECONNECT_BACKOFF_MAX = 4;
 
@@ -31,8 +29,8 @@ export interface StateSyncPort {
   /** This member's incarnation now (its own statement about itself). */
   readonly incarnation: number;
   /**
-   * Merges a member list received from `from`, `join` whether it is joining, unless the delegates refuse
-   * it: then it merges nothing and returns the refusal (the membership rules).
+   * Merges a member list received from `from`, joining or not (the membership rules); a refusal merged
+   * nothing and is the answer to send instead of this member's state.
    */
   merge(members: MemberList, from: string, join: boolean): Refusal | undefined;
   /** Forgets the tombstones past their time (the tombstones). */
@@ -53,12 +51,8 @@ export class StateSync {
   private seedRetryMs = 0;
   private lastStrangerMs = Number.NEGATIVE_INFINITY;
   private seeds: readonly string[] = [];
+  private attempt: JoinAttempt | undefined;
   private readonly backoff = new Map<number, Backoff>();
-  /**
-   * Addresses this member sent a join request to and has had no reply from: the reply ends that join,
-   * and the application merges its state as a join's (as memberlist does on the joining side).
-   */
-  private readonly joinsAsked = new Set<string>();
   private readonly scratch: number[] = [];
   private readonly onPushPull = (): void => this.pushPullTick();
   private readonly onReconnect = (): void => this.reconnectTick();
@@ -67,7 +61,6 @@ export class StateSync {
   constructor(
     private readonly ctx: SwimContext,
     private readonly port: StateSyncPort,
-    private readonly delegates = new DelegateGuard({}, ctx.counters),
   ) {}
 
   start(): void {
@@ -81,16 +74,25 @@ export class StateSync {
     this.pushPullTimer?.cancel();
     this.reconnectTimer?.cancel();
     this.seedTimer?.cancel();
-    this.joinsAsked.clear();
   }
 
   /**
    * Exchanges state with every seed, and retries them while this member still knows nobody: one probe
    * interval later, then twice as long each time, up to the reconnect interval. Members started together
    * (or before their seeds) thus find each other within seconds rather than a reconnect interval.
+   * `onAnswer` hears each seed's first answer, its state or its refusal, until every seed has answered
+   * or the next join.
    */
-  join(seedAddresses: readonly string[]): void {
+  join(seedAddresses: readonly string[], onAnswer?: (answer: SeedAnswer) => void): void {
     this.seeds = [...seedAddresses];
+    const own = this.ctx.address;
+    this.attempt =
+      onAnswer === undefined
+        ? undefined
+        : new JoinAttempt(
+            seedAddresses.filter((a) => a !== own),
+            onAnswer,
+          );
     this.exchangeWithSeeds();
     this.seedTimer?.cancel();
     this.seedRetryMs = this.ctx.config.probeIntervalMs;
@@ -98,24 +100,51 @@ export class StateSync {
   }
 
   /**
-   * Merges a state exchange, its application state included, and answers a request with this member's
-   * own state. A refused exchange is merged in nothing and not answered: a member that will not merge
-   * another cluster does not hand it its member list either.
+   * A request is merged and answered with this member's state, or with the refusal the rules gave (and
+   * then nothing was merged); a reply is merged, and answers the join it belongs to. A reply echoes the
+   * request's `join` flag, as memberlist's does, so that the joiner can tell the answer to its join.
+   * The application's state of an exchange the rules accepted goes to `mergeRemoteState` once its
+   * members are merged (so a reply carries what it taught). A reply the joiner's own filters refuse is
+   * merged in nothing and fails the join it answers with that refusal.
    */
   handlePushPull(fromAddress: string, message: PushPull): void {
     const port = this.port;
     const { join } = message;
     if (!message.reply) {
-      if (port.merge(message.members, message.from, join) !== undefined) return;
-      this.delegates.mergeRemoteState(message.state ?? EMPTY, join);
-      this.sendState(fromAddress, false, true, join);
+      const refusal = port.merge(message.members, message.from, join);
+      if (refusal !== undefined) {
+        this.refuse(fromAddress, refusal);
+        return;
+      }
+      this.ctx.delegates.mergeRemoteState(message.state ?? EMPTY, join);
+      this.sendState(fromAddress, join, true);
       return;
     }
     const before = port.incarnation;
-    const answersJoin = this.joinsAsked.delete(fromAddress);
-    if (port.merge(message.members, message.from, join) !== undefined) return;
-    this.delegates.mergeRemoteState(message.state ?? EMPTY, join || answersJoin);
+    const refusal = port.merge(message.members, message.from, join);
+    this.answered(fromAddress, join, refusal);
+    if (refusal !== undefined) return;
+    this.ctx.delegates.mergeRemoteState(message.state ?? EMPTY, join);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
+  }
+
+  /** A seed refused this member's state exchange: the join it answers fails with it. */
+  handleRefuse(fromAddress: string, message: Refuse): void {
+    this.answered(fromAddress, true, { code: message.code, reason: message.reason });
+  }
+
+  private answered(address: string, toJoin: boolean, refusal: Refusal | undefined): void {
+    const attempt = this.attempt;
+    if (attempt === undefined) return;
+    attempt.answered(address, toJoin, refusal);
+    if (attempt.done) this.attempt = undefined;
+  }
+
+  private refuse(address: string, refusal: Refusal): void {
+    const { name, counters, outbox } = this.ctx;
+    const message: Refuse = { type: 'refuse', from: name, code: refusal.code, reason: refusal.reason };
+    counters.streamsSent++;
+    outbox.sendStream(address, message, refuseBytes(message));
   }
 
   /**
@@ -132,20 +161,11 @@ export class StateSync {
   }
 
   private exchange(address: string, join: boolean): void {
-    if (join) {
-      this.joinsAsked.delete(address);
-      if (this.joinsAsked.size >= JOINS_ASKED_MAX)
-        this.joinsAsked.delete(this.joinsAsked.values().next().value!);
-      this.joinsAsked.add(address);
-    }
     this.sendState(address, join, false);
   }
 
-  /**
-   * Sends this member's full state to `address`, as a request (`reply` false) or a reply; `joinState`:
-   * the application's state is asked for a join (a reply's is the request's).
-   */
-  private sendState(address: string, join: boolean, reply: boolean, joinState = join): void {
+  /** Sends this member's full state to `address`, as a request (`reply` false) or a reply. */
+  private sendState(address: string, join: boolean, reply: boolean): void {
     const { view, name, counters, outbox } = this.ctx;
     const { directory, table } = view;
     const count = table.known;
@@ -170,7 +190,7 @@ export class StateSync {
       i++;
     }
     const members: MemberList = { names, addresses, incarnations, states, metas };
-    const state = this.delegates.localState(joinState);
+    const state = this.ctx.delegates.localState(join);
     const message: StreamMessage =
       state.length === 0
         ? { type: 'push-pull', from: name, join, reply, members }

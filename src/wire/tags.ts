@@ -48,6 +48,8 @@ export const MessageTag = {
    * (docs/heartbeat-monitor.md), a datagram of its own: never a SWIM packet, never part of a compound.
    */
   heartbeat: 9,
+  /** `[V, 10, from, code, reason]`: a refused state exchange, over a stream only; `code` indexes `JOIN_REFUSAL_CODES`. */
+  refuse: 10,
 } as const;
 
 /** One of the {@link MessageTag} values. */

@@ -1,17 +1,18 @@
 /**
  * Delegates on real SwimNodes over UDP and TCP on 127.0.0.1: a seed's alive filter refuses a joiner of
- * another cluster while it takes one of its own, application state crosses a join both ways, and a hook
+ * another cluster (its `join()` rejects with `FDKIT_JOIN_REJECTED` and the filter's reason) while it
+ * takes one of its own, a seed's merge filter refuses a joiner that brings another cluster's members, application state crosses a join both ways, and a hook
  * that throws is a warn line and a counter while the protocol goes on. Waits poll with a deadline; the
  * deadlines bound the tests, they do not assert speed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidOptionError } from '../../src/errors.js';
+import { InvalidOptionError, JoinError } from '../../src/errors.js';
 import { createNode, type SwimNode } from '../../src/node/node.js';
 import type { NodeOptions } from '../../src/node/node-options.js';
 import type { Logger } from '../../src/runtime/logger.js';
 import type { SwimConfig } from '../../src/swim/config.js';
 import type { SwimDelegates } from '../../src/swim/delegates.js';
-import { poll, thrown } from '../support/node-harness.js';
+import { poll, rejection, thrown } from '../support/node-harness.js';
 
 const FAST: Partial<SwimConfig> = {
   probeIntervalMs: 200,
@@ -70,8 +71,14 @@ describe('delegates over UDP', () => {
     const seed = await start('seed', { meta: encode('cluster=a'), delegates: sameCluster, logger });
     const friend = await start('friend', { meta: encode('cluster=a') });
     const stranger = await start('stranger', { meta: encode('cluster=b') });
-    await stranger.join([seed.localAddress]);
-    await friend.join([seed.localAddress]);
+    const refused = await rejection(stranger.join([seed.localAddress]));
+    expect(refused).toBeInstanceOf(JoinError);
+    expect(refused).toMatchObject({
+      code: 'FDKIT_JOIN_REJECTED',
+      seed: seed.localAddress,
+      reason: 'stranger is not in cluster=a',
+    });
+    expect(await friend.join([seed.localAddress])).toBe(1);
     await poll(() => names(friend).length === 2 && names(seed).length === 2, 'the friend joined');
     // The stranger retries its seed while alone; give it several probe periods of the seed's.
     await periodsPass(seed, 5);
@@ -80,6 +87,23 @@ describe('delegates over UDP', () => {
     expect(names(stranger)).toEqual(['stranger']);
     expect(seed.counters().aliveRefused).toBeGreaterThan(0);
     expect(lines).toContain('debug delegate filterAlive refused');
+  });
+
+  it('a seed’s merge filter refuses a joiner that brings another cluster along', async () => {
+    const seed = await start('seed', {
+      delegates: {
+        filterMerge: (members) =>
+          members.some((m) => decode(m.meta) === 'cluster=b') ? 'another cluster' : undefined,
+      },
+    });
+    const b1 = await start('b1', { meta: encode('cluster=b') });
+    const b2 = await start('b2', { meta: encode('cluster=a') });
+    expect(await b2.join([b1.localAddress])).toBe(1);
+    await poll(() => names(b2).length === 2, 'b2 and b1 together');
+    const refused = await rejection(b2.join([seed.localAddress]));
+    expect(refused).toMatchObject({ code: 'FDKIT_JOIN_REJECTED', reason: 'another cluster' });
+    expect(names(seed)).toEqual(['seed']);
+    expect(seed.counters().mergesRefused).toBeGreaterThan(0);
   });
 
   it('application state crosses a join both ways, flagged as a join on both sides', async () => {

@@ -102,5 +102,7 @@ describe('a SwimCore with delegates', () => {
     expect(guard('é'.repeat(200))).toBe('é'.repeat(127)); // 2 bytes each
     expect(guard('x'.repeat(255))).toBe('x'.repeat(255));
     expect(guard('')).toBe('refused by the merge filter');
+    expect(guard('a\ud800b\ufffdc')).toBe('a?b?c'); // what the wire refuses to carry
+    expect(guard('😀'.repeat(64))).toBe('😀'.repeat(63)); // 4 bytes each: 252 fit
   });
 });

@@ -32,7 +32,8 @@ function rules(delegates: SwimDelegates) {
     addressChanged: () => {},
   };
   const self = new SelfState(h.ctx, 1, NO_META);
-  const r = new MembershipRules(h.ctx, self, reporter, port, new DelegateGuard(delegates, h.ctx.counters));
+  const ctx = { ...h.ctx, delegates: new DelegateGuard(delegates, h.ctx.counters) };
+  const r = new MembershipRules(ctx, self, reporter, port);
   return { h, r };
 }
 

@@ -29,7 +29,7 @@ function exchange(reply: boolean, join: boolean, state?: Uint8Array): PushPull {
 function syncing(delegates: SwimDelegates, refusal?: Refusal, order: string[] = []) {
   const h = harness();
   const sync = new StateSync(
-    h.ctx,
+    { ...h.ctx, delegates: new DelegateGuard(delegates, h.ctx.counters) },
     {
       incarnation: 1,
       merge: (_members, _from, join) => {
@@ -39,7 +39,6 @@ function syncing(delegates: SwimDelegates, refusal?: Refusal, order: string[] = 
       pruneTombstones: () => {},
       pingOnce: () => {},
     },
-    new DelegateGuard(delegates, h.ctx.counters),
   );
   const sent = () =>
     h.streams.flatMap(({ to, message }) =>
@@ -69,7 +68,7 @@ describe('application state in state sync', () => {
     const s = syncing(recording(order, Uint8Array.of(7)), undefined, order);
     s.sync.handlePushPull(addressOf('p'), exchange(false, true, Uint8Array.of(1, 2)));
     expect(order).toEqual(['merge join=true', 'mergeRemoteState [1,2] join=true', 'localState join=true']);
-    expect(s.sent()).toEqual([{ to: addressOf('p'), reply: true, join: false, state: Uint8Array.of(7) }]);
+    expect(s.sent()).toEqual([{ to: addressOf('p'), reply: true, join: true, state: Uint8Array.of(7) }]);
   });
 
   it('merges a reply’s state, and sends none with a request when the application has none', () => {
@@ -82,32 +81,14 @@ describe('application state in state sync', () => {
     expect(s.h.streams.map((x) => 'state' in x.message)).toEqual([false]);
   });
 
-  it('merges the reply to its own join request as a join’s state, and later replies as not', () => {
+  it('merges the reply to a join, which echoes the request’s flag, as a join’s state', () => {
     const order: string[] = [];
     const s = syncing(recording(order, Uint8Array.of(5)), undefined, order);
-    s.sync.join([addressOf('seed')]);
-    s.sync.handlePushPull(addressOf('other'), exchange(true, false, Uint8Array.of(2)));
-    s.sync.handlePushPull(addressOf('seed'), exchange(true, false, Uint8Array.of(1)));
-    s.sync.handlePushPull(addressOf('seed'), exchange(true, false, Uint8Array.of(3)));
+    s.sync.handlePushPull(addressOf('seed'), exchange(true, true, Uint8Array.of(1)));
+    s.sync.handlePushPull(addressOf('peer'), exchange(true, false, Uint8Array.of(3)));
     expect(order.filter((x) => x.startsWith('mergeRemoteState'))).toEqual([
-      'mergeRemoteState [2] join=false',
       'mergeRemoteState [1] join=true',
       'mergeRemoteState [3] join=false',
-    ]);
-  });
-
-  it('remembers the last 256 join requests, forgetting the oldest', () => {
-    const order: string[] = [];
-    const s = syncing(recording(order, Uint8Array.of(5)), undefined, order);
-    const seeds = Array.from({ length: 257 }, (_, i) => addressOf(`seed${i}`));
-    s.sync.join(seeds);
-    s.sync.handlePushPull(seeds[0]!, exchange(true, false, Uint8Array.of(0)));
-    s.sync.handlePushPull(seeds[1]!, exchange(true, false, Uint8Array.of(1)));
-    s.sync.handlePushPull(seeds[256]!, exchange(true, false, Uint8Array.of(2)));
-    expect(order.filter((x) => x.startsWith('mergeRemoteState'))).toEqual([
-      'mergeRemoteState [0] join=false',
-      'mergeRemoteState [1] join=true',
-      'mergeRemoteState [2] join=true',
     ]);
   });
 
@@ -119,14 +100,26 @@ describe('application state in state sync', () => {
     expect(s.sent()).toEqual([{ to: addressOf('seed'), reply: false, join: true, state: Uint8Array.of(5) }]);
   });
 
-  it('neither merges nor answers an exchange the rules refused', () => {
+  it('answers a refused request with the refusal, not its state, and merges no state of a refused exchange', () => {
     const order: string[] = [];
     const refusal = { code: 'FDKIT_JOIN_REJECTED', reason: 'no' } as const;
     const s = syncing(recording(order, Uint8Array.of(7)), refusal, order);
     s.sync.handlePushPull(addressOf('p'), exchange(false, true, Uint8Array.of(1)));
-    s.sync.handlePushPull(addressOf('p'), exchange(true, false, Uint8Array.of(1)));
-    expect(order).toEqual(['merge join=true', 'merge join=false']);
-    expect(s.sent()).toEqual([]);
+    expect(order).toEqual(['merge join=true']);
+    expect(s.h.streams.map((x) => x.message)).toEqual([
+      { type: 'refuse', from: 'self', code: 'FDKIT_JOIN_REJECTED', reason: 'no' },
+    ]);
+  });
+
+  it('fails the join with its own filters’ refusal of a seed’s reply, merging none of its state', () => {
+    const order: string[] = [];
+    const refusal = { code: 'FDKIT_JOIN_REJECTED', reason: 'the seed is in another cluster' } as const;
+    const s = syncing(recording(order, Uint8Array.of(7)), refusal, order);
+    const answers: unknown[] = [];
+    s.sync.join([addressOf('seed')], (answer) => answers.push(answer));
+    s.sync.handlePushPull(addressOf('seed'), exchange(true, true, Uint8Array.of(1)));
+    expect(order).toEqual(['localState join=true', 'merge join=true']);
+    expect(answers).toEqual([{ seed: addressOf('seed'), refusal }]);
   });
 
   it.each([

@@ -250,6 +250,7 @@ describe('tags and layout (append-only: these numbers never change)', () => {
       compound: 7,
       pushPull: 8,
       heartbeat: 9,
+      refuse: 10,
     });
     expect(UpdateTag).toEqual({ alive: 1, suspect: 2, dead: 3, user: 4 });
     expect([ALIVE, SUSPECT, DEAD, LEFT, STATE_CODE_MAX]).toEqual([0, 1, 2, 3, 3]);
