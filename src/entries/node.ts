@@ -92,6 +92,7 @@ export {
 export { DEFAULT_PRIORITY, priorityFromMeta } from '../omega/priority.js';
 export type { LogBindings, Logger } from '../runtime/logger.js';
 export type { MemberInfo } from '../swim/core.js';
+export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
 export type { MessageEvent, SwimEvent } from '../swim/events.js';
 export * from '../transport/index.js';
 export { DROP_REASONS as WIRE_DROP_REASONS, type DropReason as WireDropReason } from '../wire/drop-reason.js';

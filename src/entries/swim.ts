@@ -26,6 +26,8 @@ export type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from '../swim/config.js';
 export { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 export type { SwimCounters } from '../swim/counters.js';
+export { APP_STATE_BYTES_MAX } from '../swim/delegate-guard.js';
+export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
 export { MemberDirectory } from '../swim/directory.js';
 export type { SwimEnvironment } from '../swim/environment.js';
 export type { MessageEvent, SwimEvent } from '../swim/events.js';

@@ -65,6 +65,12 @@ export interface NodeCounters {
   watchesOpened: number;
   /** Watches that ended `closed`: the watched member's host closed the connection (its process ended). */
   watchesClosed: number;
+  /** Alive statements the `filterAlive` delegate refused: members kept out. */
+  aliveRefused: number;
+  /** State exchanges the `filterMerge` delegate refused: nothing of them merged. */
+  mergesRefused: number;
+  /** Delegate calls that threw or answered something unusable (each also logged at warn). */
+  delegateErrors: number;
 }
 
 /** The datagram counters of a node or heartbeat monitor, from its transport (zero before it started). */
@@ -124,5 +130,8 @@ export function nodeCounters(
     fallbackPingsAnswered: core?.fallbackPingsAnswered ?? 0,
     watchesOpened: core?.watchesOpened ?? 0,
     watchesClosed: core?.watchesClosed ?? 0,
+    aliveRefused: core?.aliveRefused ?? 0,
+    mergesRefused: core?.mergesRefused ?? 0,
+    delegateErrors: core?.delegateErrors ?? 0,
   };
 }

@@ -10,6 +10,8 @@ import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { type AdaptiveTimeoutOptions, checkAdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
+import { checkDelegates } from '../swim/delegate-guard.js';
+import type { SwimDelegates } from '../swim/delegates.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
@@ -106,6 +108,13 @@ export interface NodeOptions {
    * clusters sharing a key still cannot hear each other. Needs `keyring`. Default `''`.
    */
   readonly label?: string;
+  /**
+   * The application's hooks (docs/delegates.md): an alive filter and a merge filter that keep members or
+   * whole clusters out (a refused joiner's `join()` fails with `FDKIT_JOIN_REJECTED`), and application
+   * state carried in every state exchange, at most a quarter of `streamBytesMax`. A hook that throws is
+   * logged at warn and counted (`delegateErrors`); a filter that throws refuses. None by default.
+   */
+  readonly delegates?: SwimDelegates;
 }
 
 /** What {@link resolveNodeOptions} settles before anything is bound. */
@@ -145,6 +154,7 @@ const KNOWN = [
   'maxInboundStreams',
   'keyring',
   'label',
+  'delegates',
 ] as const;
 
 /** Validates what can be checked without binding; the transport and the core check the rest. */
@@ -177,6 +187,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   checkTransportFactory(OWNER, options.transport);
   checkLogger(OWNER, options.logger);
   checkLocalHealthOption(OWNER, options.localHealth);
+  checkDelegates(OWNER, options.delegates);
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,
     max: 600_000,

@@ -16,7 +16,7 @@ import type { MemberEvent, MessageEvent, SwimEvent } from '../swim/events.js';
 import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
-import type { TransportOptions } from '../transport/options.js';
+import { TRANSPORT_DEFAULTS, type TransportOptions } from '../transport/options.js';
 import { checkSeed, resolveSeeds } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
@@ -30,6 +30,7 @@ import { sealerFor } from './encryption-options.js';
 import type { EventStreamOptions } from './event-stream.js';
 import { JoinWait } from './join-wait.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
+import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
 
@@ -282,6 +283,15 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       ...(options.adaptiveProbeTimeout === undefined
         ? {}
         : { adaptiveProbeTimeout: options.adaptiveProbeTimeout }),
+      ...(options.delegates === undefined
+        ? {}
+        : {
+            delegates: loggedDelegates(
+              options.delegates,
+              this.host.log,
+              appStateBytesMax(options.streamBytesMax ?? TRANSPORT_DEFAULTS.streamBytesMax),
+            ),
+          }),
     };
     const core = new SwimCore(coreOptions, this.environment(transport));
     this.batcher = new DatagramBatcher(

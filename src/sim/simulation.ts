@@ -5,7 +5,8 @@
  *
  * The cluster starts formed (every member knows every other, as after a completed join), which keeps the
  * start O(n) per member instead of one full state exchange each; one extra member joins through seeds
- * early in the run, to measure how fast a join spreads.
+ * early in the run, to measure how fast a join spreads. With `formed: false` every member joins its
+ * seeds instead, which is how a test lets the members' filters decide who joins whom.
  *
  * With `leader`, every member also runs a leader hint (`src/omega/leader-core.ts`) fed by its own events
  * and clocked by its own process, so that a paused process's hint waits with it and a crashed one's stops;
@@ -24,13 +25,21 @@ import { simAddress, simIndexOf, simName } from './addresses.js';
 import { type FaultPlan, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
 import { lanNetwork, SimNetwork } from './network.js';
-import { checkOptions, checkPlan, leaderStableForMs, OWNER, type SimulationOptions } from './options.js';
+import {
+  checkMemberSeeds,
+  checkOptions,
+  checkPlan,
+  leaderStableForMs,
+  OWNER,
+  type SimMemberOptions,
+  type SimulationOptions,
+} from './options.js';
 import { SimProcess } from './process.js';
 import { type LeaderReport, quantiles, type SimulationReport } from './report.js';
 import { SimWatches } from './watches.js';
 
 export { simAddress, simName } from './addresses.js';
-export type { SimulationOptions } from './options.js';
+export type { SimMemberOptions, SimulationOptions } from './options.js';
 
 const SEEDS_PER_MEMBER = 3;
 /** How often agreement is checked once the last fault has ended. */
@@ -58,6 +67,7 @@ export class Simulation {
   private readonly directory = new MemberDirectory();
   private readonly config: Partial<SwimConfig>;
   private readonly seeds: string[][] = [];
+  private readonly own: SimMemberOptions[] = [];
   private readonly lifeIncarnation: number[] = [];
   private readonly metrics: MetricsCollector;
   private readonly joiner: number;
@@ -98,6 +108,7 @@ export class Simulation {
       this.directory.intern(simName(i), simAddress(i));
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
+    for (let i = 0; i < nodes; i++) this.own.push(options.member?.(i) ?? {});
     for (let i = 0; i < nodes; i++) this.seeds.push(this.pickSeeds(i, nodes));
     // The members that start formed share one ranked view; each hint holds only what changes.
     const baseline =
@@ -111,6 +122,10 @@ export class Simulation {
     const startIncarnation = Math.floor(this.clock.wallNow() / 1000);
     for (let i = 0; i < nodes; i++) {
       if (i === this.joiner) continue;
+      if (options.formed === false) {
+        this.start(i, 0, false);
+        continue;
+      }
       const core = this.createCore(i);
       core.assumeDirectoryMembers(startIncarnation, this.joiner >= 0 ? [this.joiner] : []);
       this.processes[i]!.core = core;
@@ -251,6 +266,7 @@ export class Simulation {
   private createCore(i: number, incarnation?: number): SwimCore {
     const process = this.processes[i]!;
     const ownAddress = this.directory.addressOf(i);
+    const own = this.own[i]!;
     const core = new SwimCore(
       {
         // The directory's own strings, so that comparing names in lookups stops at the pointer.
@@ -264,6 +280,8 @@ export class Simulation {
           ? {}
           : { adaptiveProbeTimeout: this.options.adaptiveProbeTimeout }),
         ...(this.options.freezeGuard === undefined ? {} : { freezeGuard: this.options.freezeGuard }),
+        ...(own.meta === undefined ? {} : { meta: own.meta }),
+        ...(own.delegates === undefined ? {} : { delegates: own.delegates }),
       },
       {
         clock: process,
@@ -332,6 +350,11 @@ export class Simulation {
   }
 
   private pickSeeds(i: number, nodes: number): string[] {
+    const chosen = this.own[i]!.seeds;
+    if (chosen !== undefined) {
+      checkMemberSeeds(i, chosen, nodes);
+      return chosen.map(simAddress);
+    }
     const seeds: string[] = [];
     const candidates = nodes - 1 - (this.joiner >= 0 && this.joiner !== i ? 1 : 0);
     while (seeds.length < Math.min(SEEDS_PER_MEMBER, candidates)) {

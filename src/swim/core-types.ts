@@ -17,6 +17,8 @@ import { checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from './config.js';
+import { checkDelegates } from './delegate-guard.js';
+import type { SwimDelegates } from './delegates.js';
 import type { MemberDirectory } from './directory.js';
 import { lan } from './profiles.js';
 
@@ -59,6 +61,12 @@ export interface SwimCoreOptions {
    * `death-watch.ts`). Default true.
    */
   readonly deathWatch?: boolean;
+  /**
+   * The application's hooks (docs/delegates.md): filters of who joins and whose state is merged, and
+   * application state carried in every state exchange. Each present hook must be a function. None by
+   * default.
+   */
+  readonly delegates?: SwimDelegates;
 }
 
 /** One member as seen by this member. */
@@ -88,6 +96,7 @@ const KNOWN_OPTIONS = [
   'adaptiveProbeTimeout',
   'freezeGuard',
   'deathWatch',
+  'delegates',
 ] as const;
 
 const EMPTY = new Uint8Array(0);
@@ -99,6 +108,8 @@ export interface ResolvedCoreOptions {
   readonly config: SwimConfig;
   readonly meta: Uint8Array;
   readonly incarnation: number;
+  /** The delegates, checked; `{}` for none. */
+  readonly delegates: SwimDelegates;
 }
 
 /**
@@ -115,6 +126,7 @@ export function resolveCoreOptions(options: SwimCoreOptions, clock: Clock): Reso
     config: resolveSwimConfig(options.config ?? {}, lan),
     meta: checkMemberMeta(OWNER, options.meta ?? EMPTY),
     incarnation: checkStartIncarnation(OWNER, options.incarnation ?? Math.floor(clock.wallNow() / 1000)),
+    delegates: checkDelegates(OWNER, options.delegates) ?? {},
   };
 }
 

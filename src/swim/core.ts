@@ -28,6 +28,7 @@ import {
 } from './core-types.js';
 import { type SwimCounters, zeroSwimCounters } from './counters.js';
 import { DeathWatch } from './death-watch.js';
+import { DelegateGuard } from './delegate-guard.js';
 import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import { Gossiper } from './gossiper.js';
@@ -95,7 +96,7 @@ export class SwimCore {
    *   starting incarnation outside 0 to 2^32 − 16, or a `config` field out of its range.
    */
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
-    const { name, address, config, meta, incarnation } = resolveCoreOptions(options, env.clock);
+    const { name, address, config, meta, incarnation, delegates } = resolveCoreOptions(options, env.clock);
     this.name = name;
     this.address = address;
     this.config = config;
@@ -121,6 +122,7 @@ export class SwimCore {
       outbox: this.outbox,
       health: this.health,
       lifecycle: this.lifecycle,
+      delegates: new DelegateGuard(delegates, this.counters),
     };
     this.phi = options.trackPhi === false ? undefined : new PhiTracker(view, clock, config.probeIntervalMs);
     const watch = env.watch;

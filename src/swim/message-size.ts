@@ -90,9 +90,13 @@ export function snapshotEntryBytes(
   return 2 + nameAndAddressBytes + uintBytes(incarnation) + binBytes(meta); // array header and state tag
 }
 
-/** Encoded size of a push-pull without its members. */
-export function pushPullBaseBytes(from: string, members: number): number {
-  return 5 + strBytes(from) + arrayHeaderBytes(members); // envelope, join and reply flags
+/**
+ * Encoded size of a push-pull without its members; `state`, the application's, is a trailing element
+ * written only when it is not empty.
+ */
+export function pushPullBaseBytes(from: string, members: number, state?: Uint8Array): number {
+  const trailer = state === undefined || state.length === 0 ? 0 : binBytes(state);
+  return 5 + strBytes(from) + arrayHeaderBytes(members) + trailer; // envelope, join and reply flags
 }
 
 /** Encoded size of a refusal: the envelope, the code (a fixint) and two strings. */

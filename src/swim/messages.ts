@@ -244,6 +244,11 @@ export interface PushPull {
    * most 100,000 members, and within the stream's byte limit (32 MiB by default).
    */
   readonly members: MemberList;
+  /**
+   * The sender's application state (its `localState` delegate's bytes), handed to the receiver's
+   * `mergeRemoteState`. Absent for none; never empty when present (the wire writes it only then).
+   */
+  readonly state?: Uint8Array;
 }
 
 /**

@@ -48,8 +48,11 @@ export class MembershipRules {
     private readonly port: RulesPort,
   ) {}
 
-  /** Applies an alive statement; `quiet`: learnt while joining, not gossiped on. */
-  alive(a: AliveUpdate, quiet = false): void {
+  /**
+   * Applies an alive statement; `quiet`: learnt while joining, not gossiped on; `vetted`: the alive
+   * filter already accepted it.
+   */
+  alive(a: AliveUpdate, quiet = false, vetted = false): void {
     const { view, clock, random, outbox } = this.ctx;
     const { directory, table, order } = view;
     if (a.name === this.ctx.name) {
@@ -66,6 +69,8 @@ export class MembershipRules {
     if ((known === undefined || !table.isKnown(known)) && a.incarnation <= this.port.ceilingOf(a.name)) {
       return;
     }
+    // Vetted before it is interned: a refused name must not take a slot of the directory.
+    if (!vetted && this.isNews(a) && this.refuses(a) !== undefined) return;
     const id = known ?? directory.intern(a.name, a.address);
     const current = table.stateOf(id);
     const now = clock.now();
@@ -131,10 +136,11 @@ export class MembershipRules {
 
   /**
    * Merges a member list received in a state exchange; `from` is the member that sent it, `join` whether
-   * it is joining. A refusal (the joiner is turned away) merges nothing: it is returned before any entry
-   * is applied, and the exchange is answered with it.
+   * it is joining. Returns the refusal when the delegates refuse the exchange, and then merges nothing
+   * (the exchange is answered with it): the merge filter refused the list, or (in a join) the alive
+   * filter refused the sender itself, the joiner at a seed or the seed at a joiner.
    */
-  merge(members: MemberList, from: string, _join: boolean): Refusal | undefined {
+  merge(members: MemberList, from: string, join = false): Refusal | undefined {
     const { view, outbox, name: self } = this.ctx;
     const { directory, table } = view;
     const { names, addresses, incarnations, states, metas } = members;
@@ -143,6 +149,16 @@ export class MembershipRules {
     // gossiping every member back to it would cost retransmitLimit × n updates for nothing.
     const joining = table.known <= 1;
     const count = Math.min(names.length, addresses.length, incarnations.length, states.length, metas.length);
+    const merging = this.ctx.delegates.filterMerge(members, count, join);
+    if (merging !== undefined) {
+      this.ctx.counters.mergesRefused++;
+      return { code: 'FDKIT_JOIN_REJECTED', reason: merging };
+    }
+    const joiner = join ? this.joinerOf(members, from, count) : undefined;
+    if (joiner !== undefined && this.isNews(joiner)) {
+      const reason = this.refuses(joiner);
+      if (reason !== undefined) return { code: 'FDKIT_JOIN_REJECTED', reason };
+    }
     for (let i = 0; i < count; i++) {
       const name = names[i]!;
       const incarnation = incarnations[i]!;
@@ -169,7 +185,11 @@ export class MembershipRules {
       }
       switch (state) {
         case ALIVE:
-          this.alive({ kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! }, joining);
+          this.alive(
+            { kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! },
+            joining,
+            joiner !== undefined && name === from,
+          );
           break;
         case LEFT:
           this.dead({ kind: 'dead', name, incarnation, from: name });
@@ -187,6 +207,42 @@ export class MembershipRules {
       outbox.sendPacket(address, { type: 'gossip', from: self, updates: [notice] });
     }
     return undefined;
+  }
+
+  /** The joiner's alive statement about itself in its own list, if the list has one. */
+  private joinerOf(members: MemberList, from: string, count: number): AliveUpdate | undefined {
+    const i = members.names.indexOf(from);
+    if (i < 0 || i >= count || members.states[i] !== ALIVE) return undefined;
+    const { addresses, incarnations, metas } = members;
+    return {
+      kind: 'alive',
+      name: from,
+      address: addresses[i]!,
+      incarnation: incarnations[i]!,
+      meta: metas[i]!,
+    };
+  }
+
+  /**
+   * Whether `a` is news the alive filter vets: a member this one does not know (or forgot), or a live
+   * one's new life at another address or with other metadata. Never this member itself, and never a
+   * statement that would not be believed anyway.
+   */
+  private isNews(a: AliveUpdate): boolean {
+    if (!this.ctx.delegates.filtersAlive || a.name === this.ctx.name) return false;
+    const { directory, table } = this.ctx.view;
+    const id = directory.find(a.name);
+    const current = id === undefined ? UNKNOWN : table.stateOf(id);
+    if (id === undefined || current === UNKNOWN) return a.incarnation > this.port.ceilingOf(a.name);
+    if (!overrides(ALIVE, a.incarnation, current, table.incarnationOf(id))) return false;
+    return directory.addressOf(id) !== a.address || !sameBytes(table.metadataOf(id) ?? EMPTY, a.meta);
+  }
+
+  /** The alive filter's reason to refuse `a`, counted, or undefined when it accepts it. */
+  private refuses(a: AliveUpdate): string | undefined {
+    const reason = this.ctx.delegates.filterAlive(a);
+    if (reason !== undefined) this.ctx.counters.aliveRefused++;
+    return reason;
   }
 }
 

@@ -103,18 +103,28 @@ export class StateSync {
    * A request is merged and answered with this member's state, or with the refusal the rules gave (and
    * then nothing was merged); a reply is merged, and answers the join it belongs to. A reply echoes the
    * request's `join` flag, as memberlist's does, so that the joiner can tell the answer to its join.
+   * The application's state of an exchange the rules accepted goes to `mergeRemoteState` once its
+   * members are merged (so a reply carries what it taught). A reply the joiner's own filters refuse is
+   * merged in nothing and fails the join it answers with that refusal.
    */
   handlePushPull(fromAddress: string, message: PushPull): void {
     const port = this.port;
+    const { join } = message;
     if (!message.reply) {
-      const refusal = port.merge(message.members, message.from, message.join);
-      if (refusal === undefined) this.sendState(fromAddress, message.join, true);
-      else this.refuse(fromAddress, refusal);
+      const refusal = port.merge(message.members, message.from, join);
+      if (refusal !== undefined) {
+        this.refuse(fromAddress, refusal);
+        return;
+      }
+      this.ctx.delegates.mergeRemoteState(message.state ?? EMPTY, join);
+      this.sendState(fromAddress, join, true);
       return;
     }
     const before = port.incarnation;
-    port.merge(message.members, message.from, message.join);
-    this.answered(fromAddress, message.join, undefined);
+    const refusal = port.merge(message.members, message.from, join);
+    this.answered(fromAddress, join, refusal);
+    if (refusal !== undefined) return;
+    this.ctx.delegates.mergeRemoteState(message.state ?? EMPTY, join);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
   }
 
@@ -180,9 +190,13 @@ export class StateSync {
       i++;
     }
     const members: MemberList = { names, addresses, incarnations, states, metas };
-    const message: StreamMessage = { type: 'push-pull', from: name, join, reply, members };
+    const state = this.ctx.delegates.localState(join);
+    const message: StreamMessage =
+      state.length === 0
+        ? { type: 'push-pull', from: name, join, reply, members }
+        : { type: 'push-pull', from: name, join, reply, members, state };
     counters.streamsSent++;
-    outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count));
+    outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count, state));
   }
 
   private pushPullIntervalMs(): number {

@@ -26,7 +26,7 @@ import {
 import { type Rejection, reject } from './drop-reason.js';
 import { MEMBERS_PER_PUSH_PULL_MAX, REFUSAL_REASON_BYTES_MAX, STREAM_BYTES_MAX, U32_MAX } from './limits.js';
 import { MessageTag } from './tags.js';
-import { checkStateCode, checkU32, FIELD_OK, OUT_OF_RANGE } from './validate.js';
+import { checkBytes, checkStateCode, checkU32, FIELD_OK, OUT_OF_RANGE } from './validate.js';
 
 /** Result of {@link decodeStream}. */
 export type StreamResult = { readonly ok: true; readonly message: StreamMessage } | Rejection;
@@ -112,16 +112,29 @@ function readStreamMessage(a: readonly unknown[]): StreamMessage | undefined {
     return readPacket(a, 'stream ') as Ping | Ack | undefined;
   if (tag !== MessageTag.pushPull) return wrongType(tag, 'a datagram message');
   const c = 'push-pull';
-  if (!arity(a, 6, c)) return undefined;
+  // The application's state is a seventh element, present only when there is some (see tags.ts).
+  if (a.length !== 6 && a.length !== 7)
+    return fail('malformed', `${c}: 6 or 7 elements expected, got ${a.length}`);
   const from: unknown = a[2];
   const join: unknown = a[3];
   const reply: unknown = a[4];
   const rawMembers: unknown = a[5];
+  const state: unknown = a[6];
   if (!isName(from, c, -1, 'from') || !isBoolean(join, c, -1, 'join') || !isBoolean(reply, c, -1, 'reply')) {
     return undefined;
   }
+  if (a.length === 7) {
+    const check = checkBytes(state, U32_MAX);
+    if (check !== FIELD_OK) {
+      bad(check, 'appState', c, -1, 'state');
+      return undefined;
+    }
+  }
   const members = readMembers(rawMembers);
   if (members === undefined) return undefined;
+  if (state instanceof Uint8Array && state.length > 0) {
+    return { type: 'push-pull', from, join, reply, members, state: copyBytes(state) };
+  }
   const message: PushPull = { type: 'push-pull', from, join, reply, members };
   return message;
 }

@@ -89,7 +89,7 @@ function streamFields(message: StreamMessage): unknown[] {
     return [WIRE_VERSION, MessageTag.refuse, message.from, code, message.reason];
   }
   if (message.type !== 'push-pull') return packetFields(message);
-  return [
+  const fields: unknown[] = [
     WIRE_VERSION,
     MessageTag.pushPull,
     message.from,
@@ -97,6 +97,9 @@ function streamFields(message: StreamMessage): unknown[] {
     message.reply,
     memberFields(message.members),
   ];
+  // Only when there is some: without it the record is byte for byte the one a decoder of six elements reads.
+  if (message.state !== undefined && message.state.length > 0) fields.push(message.state);
+  return fields;
 }
 
 /**

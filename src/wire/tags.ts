@@ -33,7 +33,15 @@ export const MessageTag = {
   user: 6,
   /** `[V, 7, [packet, packet, ...]]`: several packets in one datagram; each part is a whole packet. */
   compound: 7,
-  /** `[V, 8, from, join, reply, members]`: state exchange, over a stream only. */
+  /**
+   * `[V, 8, from, join, reply, members]` or `[V, 8, from, join, reply, members, state]`: state exchange,
+   * over a stream only. `state`, the application's bytes (`localState`), is written only when not empty.
+   * It is a trailing element rather than a new {@link WIRE_VERSION}: a member without application state
+   * sends exactly the six-element record, which every release reads, whereas a new version would cut
+   * every member of this release off from older ones. A decoder of the six-element layout drops a
+   * record with state as `malformed` (it checks the arity), so only an application that sends state
+   * needs every member on a release that reads it.
+   */
   pushPull: 8,
   /**
    * `[V, 9, from, address, incarnation, nonce, seq]`: a beat of the heartbeat monitor

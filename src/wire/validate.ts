@@ -89,6 +89,7 @@ const RANGE_TEXT = {
   payload: `a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
   boolean: 'a boolean',
   state: `a state code in [0, ${STATE_CODE_MAX}]`,
+  appState: 'a Uint8Array',
   reason: `a string of 1 to ${REFUSAL_REASON_BYTES_MAX} bytes of well-formed UTF-8 without U+FFFD`,
   refusal: `a refusal code index in [0, ${JOIN_REFUSAL_CODES.length - 1}]`,
 } as const;
@@ -260,7 +261,11 @@ export function streamMessageProblem(message: StreamMessage): string | undefined
     field('push-pull', -1, 'from', 'name', checkName(message.from)) ??
     field('push-pull', -1, 'join', 'boolean', checkBoolean(message.join)) ??
     field('push-pull', -1, 'reply', 'boolean', checkBoolean(message.reply)) ??
-    memberListProblem(message.members)
+    memberListProblem(message.members) ??
+    // The stream's own limit bounds it; the type is all there is to check.
+    (message.state === undefined
+      ? undefined
+      : field('push-pull', -1, 'state', 'appState', checkBytes(message.state, U32_MAX)))
   );
 }
 

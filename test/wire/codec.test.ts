@@ -172,18 +172,23 @@ const memberArb: fc.Arbitrary<Member> = fc.record({
   meta: metaArb,
 });
 
-const pushPullArb: fc.Arbitrary<PushPull> = fc.record({
-  type: fc.constant('push-pull' as const),
-  from: nameArb,
-  join: fc.boolean(),
-  reply: fc.boolean(),
-  // Up to 20 members crosses the fixarray / array16 boundary of the member list.
-  members: fc.array(memberArb, { maxLength: 20 }).map(memberList),
-});
+const pushPullArb: fc.Arbitrary<PushPull> = fc.record(
+  {
+    type: fc.constant('push-pull' as const),
+    from: nameArb,
+    join: fc.boolean(),
+    reply: fc.boolean(),
+    // Up to 20 members crosses the fixarray / array16 boundary of the member list.
+    members: fc.array(memberArb, { maxLength: 20 }).map(memberList),
+    // The application's state, when there is some: never empty (an empty one is not written).
+    state: fc.uint8Array({ minLength: 1, maxLength: 300 }),
+  },
+  { requiredKeys: ['type', 'from', 'join', 'reply', 'members'] },
+);
 
 /** The core's estimate of a push-pull's encoded size, computed the way SwimCore.sendPushPull does. */
 function pushPullEstimate(m: PushPull): number {
-  let bytes = pushPullBaseBytes(m.from, m.members.names.length);
+  let bytes = pushPullBaseBytes(m.from, m.members.names.length, m.state);
   for (let i = 0; i < m.members.names.length; i++) {
     const nameAndAddress = strBytes(m.members.names[i]!) + strBytes(m.members.addresses[i]!);
     bytes += snapshotEntryBytes(nameAndAddress, m.members.incarnations[i]!, m.members.metas[i]!);

@@ -571,8 +571,11 @@ describe('push-pull', () => {
   });
 
   it('wrong array lengths are malformed', () => {
-    expectStreamDrop(pack([...VALID_PUSH_PULL, 0]), 'malformed', /6 elements expected/);
-    expectStreamDrop(pack(VALID_PUSH_PULL.slice(0, -1)), 'malformed', /6 elements expected/);
+    expectStreamDrop(pack([...VALID_PUSH_PULL, bin(1), 0]), 'malformed', /6 or 7 elements expected, got 8/);
+    expectStreamDrop(pack(VALID_PUSH_PULL.slice(0, -1)), 'malformed', /6 or 7 elements expected, got 5/);
+    // The seventh element, the application's state, must be bytes.
+    expectStreamDrop(pack([...VALID_PUSH_PULL, 0]), 'malformed', /push-pull\.state: wrong type/);
+    expectStreamDrop(pack([...VALID_PUSH_PULL, 'x']), 'malformed', /push-pull\.state: wrong type/);
     const entry = (VALID_PUSH_PULL[5] as unknown[][])[0]!;
     expectStreamDrop(pack(replaced(VALID_PUSH_PULL, 5, [[...entry, 0]])), 'malformed', /members\[0\]/);
     expectStreamDrop(pack(replaced(VALID_PUSH_PULL, 5, [entry.slice(0, -1)])), 'malformed', /members\[0\]/);

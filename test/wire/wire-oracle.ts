@@ -303,12 +303,15 @@ export function streamMessageViolation(message: unknown): Check {
   if (message.type === 'ping' || message.type === 'ack') return packetViolation(message, 'stream');
   if (message.type !== 'push-pull') return at('stream.type', 'unknown-type');
   const c = 'push-pull';
+  // The application's state is the one optional field: bytes of any length the stream allows.
+  const fields = ['type', 'from', 'join', 'reply', 'members', ...('state' in message ? ['state'] : [])];
   return first(
-    () => exactFields(message, ['type', 'from', 'join', 'reply', 'members'], c),
+    () => exactFields(message, fields, c),
     () => name(message.from, `${c}.from`),
     () => boolean(message.join, `${c}.join`),
     () => boolean(message.reply, `${c}.reply`),
     () => members(message.members, `${c}.members`),
+    () => ('state' in message ? byteArray(message.state, 0xffff_ffff, `${c}.state`) : undefined),
   );
 }
 
