@@ -32,6 +32,7 @@ import { JoinWait } from './join-wait.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
+import { readUnreadableRefusal, refusalOfUnreadable } from './unreadable-refusal.js';
 
 /** The events of a {@link SwimNode}, by name. */
 export interface NodeEventMap {
@@ -290,9 +291,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         for (const packet of result.packets) core.handlePacket(from, packet);
       }),
     );
-    transport.onStream((bytes, from) =>
-      this.host.receive('stream', bytes, from, openStream, (result) =>
-        this.receiveStream(core, result.message, from),
+    // A message this member cannot read at all is refused on its own connection (`unreadable-refusal.ts`).
+    transport.onStream((bytes, from, reply) =>
+      this.host.receive(
+        'stream',
+        bytes,
+        from,
+        openStream,
+        (result) => this.receiveStream(core, result.message, from),
+        (rejection) => {
+          const refusal = refusalOfUnreadable(rejection.reason, core.name, this.resolved.label);
+          if (refusal !== undefined) reply?.(encodeStream(refusal));
+        },
       ),
     );
     return {
@@ -354,10 +364,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       this.host.log.debug({ address }, 'state sync address resolved to nothing but this member');
       return 'it resolved to nothing but this member';
     }
-    const results = await Promise.allSettled(targets.map((target) => transport.sendStream(target, payload)));
+    const send = (target: string): Promise<Uint8Array | undefined> =>
+      transport.exchange?.(target, payload) ?? transport.sendStream(target, payload).then(() => undefined);
+    const results = await Promise.allSettled(targets.map(send));
+    const ownLabel = this.sealer === undefined ? undefined : this.resolved.label;
     for (const result of results) {
-      if (result.status === 'rejected')
+      if (result.status === 'rejected') {
         this.host.log.debug({ address, error: String(result.reason) }, 'state sync failed');
+      } else if (result.value !== undefined) {
+        // Unsealed, and accepted only here: the answer on a connection this member opened.
+        const refusal = readUnreadableRefusal(result.value, ownLabel);
+        if (refusal !== undefined && this.host.running) this.host.core?.handleStream(address, refusal);
+      }
     }
     if (results.some((r) => r.status === 'fulfilled')) return undefined;
     return results.map((r) => (r.status === 'rejected' ? errorText(r.reason) : '')).join('; ');
