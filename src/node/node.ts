@@ -67,6 +67,16 @@ export interface LeaveOptions {
   readonly signal?: AbortSignal;
 }
 
+/** What {@link SwimNode.leave} saw. */
+export interface LeaveResult {
+  /** How many of the members live at the leave acknowledged it before `leave()` resolved. */
+  readonly acknowledged: number;
+  /** How many members other than this one were alive or suspect at the leave. */
+  readonly live: number;
+  /** True when some did not acknowledge in time (or the signal aborted the wait). */
+  readonly timedOut: boolean;
+}
+
 /**
  * One member of a SWIM cluster over UDP and TCP. Create it with {@link createNode}.
  *
@@ -180,11 +190,12 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   }
 
   /**
-   * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves once the
-   * leave has been gossiped as often as the protocol retransmits an update, or after `timeoutMs`. Call
-   * {@link SwimNode.shutdown} afterwards.
+   * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves as soon
+   * as every member that was live at the leave has acknowledged it (echoed the leave back: gossiped it
+   * to this member, or carried it in its ack to this member's ping), at once when nobody else is live,
+   * or after `timeoutMs`; the result says how many acknowledged. Call {@link SwimNode.shutdown} afterwards.
    */
-  async leave(options: LeaveOptions = {}): Promise<void> {
+  async leave(options: LeaveOptions = {}): Promise<LeaveResult> {
     const core = this.host.requireCore('leave');
     const timeoutMs = options.timeoutMs ?? this.resolved.leaveTimeoutMs;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
@@ -192,16 +203,20 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     }
     core.leave();
     this.left = true;
-    const others = core
+    const live = core
       .members()
-      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'));
-    if (others.length === 0) return;
+      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'))
+      .map((m) => m.name);
+    const acked = core.leaveAcknowledgedBy;
+    const acknowledged = (): number => live.filter((name) => acked.has(name)).length;
     const clock = this.host.clock;
     const deadline = clock.now() + timeoutMs;
     const step = core.config.gossipIntervalMs;
-    while (core.pendingBroadcasts > 0 && clock.now() < deadline && options.signal?.aborted !== true) {
+    while (acknowledged() < live.length && clock.now() < deadline && options.signal?.aborted !== true) {
       await new Promise<void>((resolve) => clock.setTimer(Math.min(step, deadline - clock.now()), resolve));
     }
+    const count = acknowledged();
+    return { acknowledged: count, live: live.length, timedOut: count < live.length };
   }
 
   /**
