@@ -56,6 +56,7 @@ export {
   createNode,
   type JoinOptions,
   type LeaveOptions,
+  type LeaveResult,
   type NodeEventMap,
   SwimNode,
 } from '../node/node.js';

@@ -97,8 +97,9 @@ export interface NodeOptions {
   readonly maxInboundStreams?: number;
   /**
    * Encrypt and authenticate every datagram and state-sync message with these keys (AES-256-GCM; the
-   * primary encrypts, every installed key decrypts). Whatever arrives that does not decrypt, plaintext
-   * included, is dropped and counted as `decrypt-failed`. The keyring is used by reference: rotate keys
+   * primary encrypts, every installed key decrypts). Sealed bytes that do not decrypt are dropped and
+   * counted as `decrypt-failed`, plaintext as `not-encrypted`, and a joiner refused for either learns
+   * why from its `join()`. The keyring is used by reference: rotate keys
    * through it (or `node.keyring`) while the node runs. Each datagram then carries 29 bytes of nonce and
    * tag within `packetBytesMax`, which must be at least 605. Default: no encryption.
    */

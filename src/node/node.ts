@@ -33,6 +33,7 @@ import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
+import { readUnreadableRefusal, refusalOfUnreadable } from './unreadable-refusal.js';
 
 /** The events of a {@link SwimNode}, by name. */
 export interface NodeEventMap {
@@ -65,6 +66,16 @@ export interface LeaveOptions {
   readonly timeoutMs?: number;
   /** Stops waiting for the leave to spread; the leave itself has been announced and keeps spreading. */
   readonly signal?: AbortSignal;
+}
+
+/** What {@link SwimNode.leave} saw. */
+export interface LeaveResult {
+  /** How many of the members live at the leave acknowledged it before `leave()` resolved. */
+  readonly acknowledged: number;
+  /** How many members other than this one were alive or suspect at the leave. */
+  readonly live: number;
+  /** True when some did not acknowledge in time (or the signal aborted the wait). */
+  readonly timedOut: boolean;
 }
 
 /**
@@ -185,11 +196,12 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   }
 
   /**
-   * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves once the
-   * leave has been gossiped as often as the protocol retransmits an update, or after `timeoutMs`. Call
-   * {@link SwimNode.shutdown} afterwards.
+   * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves as soon
+   * as every member that was live at the leave has acknowledged it (echoed the leave back: gossiped it
+   * to this member, or carried it in its ack to this member's ping), at once when nobody else is live,
+   * or after `timeoutMs`; the result says how many acknowledged. Call {@link SwimNode.shutdown} afterwards.
    */
-  async leave(options: LeaveOptions = {}): Promise<void> {
+  async leave(options: LeaveOptions = {}): Promise<LeaveResult> {
     const core = this.host.requireCore('leave');
     const timeoutMs = options.timeoutMs ?? this.resolved.leaveTimeoutMs;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
@@ -197,16 +209,20 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     }
     core.leave();
     this.left = true;
-    const others = core
+    const live = core
       .members()
-      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'));
-    if (others.length === 0) return;
+      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'))
+      .map((m) => m.name);
+    const acked = core.leaveAcknowledgedBy;
+    const acknowledged = (): number => live.filter((name) => acked.has(name)).length;
     const clock = this.host.clock;
     const deadline = clock.now() + timeoutMs;
     const step = core.config.gossipIntervalMs;
-    while (core.pendingBroadcasts > 0 && clock.now() < deadline && options.signal?.aborted !== true) {
+    while (acknowledged() < live.length && clock.now() < deadline && options.signal?.aborted !== true) {
       await new Promise<void>((resolve) => clock.setTimer(Math.min(step, deadline - clock.now()), resolve));
     }
+    const count = acknowledged();
+    return { acknowledged: count, live: live.length, timedOut: count < live.length };
   }
 
   /**
@@ -305,9 +321,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         for (const packet of result.packets) core.handlePacket(from, packet);
       }),
     );
-    transport.onStream((bytes, from) =>
-      this.host.receive('stream', bytes, from, openStream, (result) =>
-        this.receiveStream(core, result.message, from),
+    // A message this member cannot read at all is refused on its own connection (`unreadable-refusal.ts`).
+    transport.onStream((bytes, from, reply) =>
+      this.host.receive(
+        'stream',
+        bytes,
+        from,
+        openStream,
+        (result) => this.receiveStream(core, result.message, from),
+        (rejection) => {
+          const refusal = refusalOfUnreadable(rejection.reason, core.name, this.resolved.label);
+          if (refusal !== undefined) reply?.(encodeStream(refusal));
+        },
       ),
     );
     return {
@@ -369,10 +394,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       this.host.log.debug({ address }, 'state sync address resolved to nothing but this member');
       return 'it resolved to nothing but this member';
     }
-    const results = await Promise.allSettled(targets.map((target) => transport.sendStream(target, payload)));
+    const send = (target: string): Promise<Uint8Array | undefined> =>
+      transport.exchange?.(target, payload) ?? transport.sendStream(target, payload).then(() => undefined);
+    const results = await Promise.allSettled(targets.map(send));
+    const ownLabel = this.sealer === undefined ? undefined : this.resolved.label;
     for (const result of results) {
-      if (result.status === 'rejected')
+      if (result.status === 'rejected') {
         this.host.log.debug({ address, error: String(result.reason) }, 'state sync failed');
+      } else if (result.value !== undefined) {
+        // Unsealed, and accepted only here: the answer on a connection this member opened.
+        const refusal = readUnreadableRefusal(result.value, ownLabel);
+        if (refusal !== undefined && this.host.running) this.host.core?.handleStream(address, refusal);
+      }
     }
     if (results.some((r) => r.status === 'fulfilled')) return undefined;
     return results.map((r) => (r.status === 'rejected' ? errorText(r.reason) : '')).join('; ');

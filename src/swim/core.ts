@@ -34,6 +34,7 @@ import type { SwimEnvironment } from './environment.js';
 import { Gossiper } from './gossiper.js';
 import { Health } from './health.js';
 import type { SeedAnswer } from './join-attempt.js';
+import { LeaveEcho } from './leave-echo.js';
 import { Lifecycle } from './lifecycle.js';
 import { MemberView } from './member-view.js';
 import { packetBaseBytes, updateBytes } from './message-size.js';
@@ -87,6 +88,7 @@ export class SwimCore {
   private readonly broadcasts: Broadcasts;
   private readonly reporter: Reporter;
   private readonly phi: PhiTracker | undefined;
+  private leaveEcho: LeaveEcho | undefined;
 
   /**
    * Creates a member, not started yet: nothing is sent and no timer is set until {@link SwimCore.start}.
@@ -222,6 +224,10 @@ export class SwimCore {
     return this.prober.adaptiveTimeout?.timeoutMs();
   }
 
+  /** Since {@link SwimCore.leave}, the members that echoed the leave back (`leave-echo.ts`), by name. */
+  get leaveAcknowledgedBy(): ReadonlySet<string> {
+    return this.leaveEcho?.heardFrom ?? new Set();
+  }
   /** The members this member watches over held connections (see `death-watch.ts`), by name. */
   get watching(): string[] {
     return this.deathWatch?.watching.map((id) => this.directory.nameOf(id)) ?? [];
@@ -260,11 +266,10 @@ export class SwimCore {
   }
 
   /**
-   * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, this member's own
-   * address skipped), which announces this member to them; while it still knows nobody it retries them,
-   * one probe interval later and then twice as long each time, up to the reconnect interval. Returns at
-   * once: the answers arrive through {@link SwimCore.handleStream}, and `onAnswer` hears each seed's
-   * first one (its state, or its refusal of this member).
+   * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, own address skipped),
+   * which announces this member to them; while it knows nobody it retries them, one probe interval later
+   * and then twice as long each time, up to the reconnect interval. Returns at once: `onAnswer` hears each
+   * seed's first answer (its state, or its refusal of this member) from {@link SwimCore.handleStream}.
    *
    * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
    */
@@ -284,6 +289,7 @@ export class SwimCore {
     this.requireRunning('leave');
     this.lifecycle.phase = 'leaving';
     const incarnation = this.self.incarnation;
+    this.leaveEcho = new LeaveEcho(this.name, incarnation);
     this.view.table.set(this.selfId, LEFT, incarnation, this.env.clock.now());
     this.outbox.enqueue({ kind: 'dead', name: this.name, incarnation, from: this.name }, this.selfId);
   }
@@ -395,6 +401,7 @@ export class SwimCore {
     if (!this.isRunning) return;
     this.counters.packetsReceived++;
     this.phi?.heardFrom(packet.from);
+    this.leaveEcho?.heard(packet);
     // Updates first, so that an ack answering this packet already carries any refutation they cause
     // (Lifeguard's buddy system relies on it).
     for (const update of packet.updates) this.applyUpdate(update);

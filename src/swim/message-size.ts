@@ -99,9 +99,9 @@ export function pushPullBaseBytes(from: string, members: number, state?: Uint8Ar
   return 5 + strBytes(from) + arrayHeaderBytes(members) + trailer; // envelope, join and reply flags
 }
 
-/** Encoded size of a refusal: the envelope, the code (a fixint) and two strings. */
+/** Encoded size of a refusal: the envelope, the code (a fixint), two strings and the label if any. */
 export function refuseBytes(m: Refuse): number {
-  return 4 + strBytes(m.from) + strBytes(m.reason);
+  return 4 + strBytes(m.from) + strBytes(m.reason) + (m.label === undefined ? 0 : strBytes(m.label));
 }
 
 /** Encoded size of a whole packet, updates included. */

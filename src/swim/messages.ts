@@ -264,6 +264,12 @@ export interface Refuse {
   readonly code: JoinRefusalCode;
   /** A sentence for people, 1 to 255 bytes of UTF-8. */
   readonly reason: string;
+  /**
+   * The refusing member's cluster label (0 to 255 bytes), present only when it could not open the
+   * requester's sealed message: the label is authenticated but never sent, so this is how the requester
+   * tells another label (it compares with its own) from another key. memberlist sends labels in plaintext.
+   */
+  readonly label?: string;
 }
 
 /**

@@ -26,7 +26,7 @@ import {
 import { type Rejection, reject } from './drop-reason.js';
 import { MEMBERS_PER_PUSH_PULL_MAX, REFUSAL_REASON_BYTES_MAX, STREAM_BYTES_MAX, U32_MAX } from './limits.js';
 import { MessageTag } from './tags.js';
-import { checkBytes, checkStateCode, checkU32, FIELD_OK, OUT_OF_RANGE } from './validate.js';
+import { checkBytes, checkLabel, checkStateCode, checkU32, FIELD_OK, OUT_OF_RANGE } from './validate.js';
 
 /** Result of {@link decodeStream}. */
 export type StreamResult = { readonly ok: true; readonly message: StreamMessage } | Rejection;
@@ -83,7 +83,7 @@ function readMembers(v: unknown): MemberList | undefined {
 
 function readRefuse(a: readonly unknown[]): Refuse | undefined {
   const c = 'refuse';
-  if (!arity(a, 5, c)) return undefined;
+  if (a.length !== 6 && !arity(a, 5, c)) return undefined;
   const from: unknown = a[2];
   const index: unknown = a[3];
   const reason: unknown = a[4];
@@ -100,7 +100,14 @@ function readRefuse(a: readonly unknown[]): Refuse | undefined {
     return undefined;
   }
   if (!isString(reason, REFUSAL_REASON_BYTES_MAX, c, 'reason')) return undefined;
-  return { type: 'refuse', from, code, reason };
+  if (a.length === 5) return { type: 'refuse', from, code, reason };
+  const label: unknown = a[5];
+  const labelCheck = checkLabel(label);
+  if (labelCheck !== FIELD_OK) {
+    bad(labelCheck, 'label', c, -1, 'label');
+    return undefined;
+  }
+  return { type: 'refuse', from, code, reason, label: label as string };
 }
 
 function readStreamMessage(a: readonly unknown[]): StreamMessage | undefined {

@@ -86,7 +86,9 @@ function memberFields(m: MemberList): unknown[] {
 function streamFields(message: StreamMessage): unknown[] {
   if (message.type === 'refuse') {
     const code = JOIN_REFUSAL_CODES.indexOf(message.code);
-    return [WIRE_VERSION, MessageTag.refuse, message.from, code, message.reason];
+    const fields = [WIRE_VERSION, MessageTag.refuse, message.from, code, message.reason];
+    if (message.label !== undefined) fields.push(message.label);
+    return fields;
   }
   if (message.type !== 'push-pull') return packetFields(message);
   const fields: unknown[] = [

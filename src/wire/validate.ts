@@ -92,6 +92,7 @@ const RANGE_TEXT = {
   appState: 'a Uint8Array',
   reason: `a string of 1 to ${REFUSAL_REASON_BYTES_MAX} bytes of well-formed UTF-8 without U+FFFD`,
   refusal: `a refusal code index in [0, ${JOIN_REFUSAL_CODES.length - 1}]`,
+  label: `a string of 0 to ${REFUSAL_REASON_BYTES_MAX} bytes of well-formed UTF-8 without U+FFFD`,
 } as const;
 
 /** What a field must be, in words, for messages. */
@@ -246,8 +247,16 @@ function refuseProblem(message: Refuse): string | undefined {
   return (
     field('refuse', -1, 'from', 'name', checkName(message.from)) ??
     field('refuse', -1, 'code', 'refusal', known) ??
-    field('refuse', -1, 'reason', 'reason', checkString(message.reason, REFUSAL_REASON_BYTES_MAX))
+    field('refuse', -1, 'reason', 'reason', checkString(message.reason, REFUSAL_REASON_BYTES_MAX)) ??
+    (message.label === undefined
+      ? undefined
+      : field('refuse', -1, 'label', 'label', checkLabel(message.label)))
   );
+}
+
+/** A cluster label: a string of 0 to 255 bytes of well-formed UTF-8 (empty is the default label). */
+export function checkLabel(v: unknown): FieldCheck {
+  return v === '' ? FIELD_OK : checkString(v, REFUSAL_REASON_BYTES_MAX);
 }
 
 /** The first invalid field of `message`, as `path: problem`, or undefined when it is valid. */

@@ -98,4 +98,33 @@ describe('refuse on the wire', () => {
     expectDrop(decodeStream(pack([1, 10, 5, 0, 'why'])), 'malformed', wrongType('refuse.from', 'name'));
     expectDrop(decodeStream(pack([1, 10, 'seed', 0])), 'malformed', 'refuse: 5 elements expected, got 4');
   });
+
+  it("may carry the seed's label as a sixth element (empty allowed), sized and checked like the rest", () => {
+    for (const label of ['', 'prod', 'é'.repeat(127)]) {
+      const message: Refuse = { ...REFUSE, code: 'FDKIT_JOIN_KEY_MISMATCH', label };
+      const bytes = encodeStream(message);
+      expect([...bytes]).toEqual([...pack([1, 10, 'seed', 0, 'cluster label differs', label])]);
+      expect(decodeStream(bytes)).toEqual({ ok: true, message });
+      expect(refuseBytes(message)).toBe(bytes.length);
+    }
+    const LABEL_RULE = 'a string of 0 to 255 bytes of well-formed UTF-8 without U+FFFD';
+    expectDrop(
+      decodeStream(pack([1, 10, 'seed', 0, 'why', 'l'.repeat(256)])),
+      'invalid-field',
+      `refuse.label: out of range; must be ${LABEL_RULE}`,
+    );
+    expectDrop(
+      decodeStream(pack([1, 10, 'seed', 0, 'why', 3])),
+      'malformed',
+      `refuse.label: wrong type; must be ${LABEL_RULE}`,
+    );
+    expect(refusal(() => encodeStream({ ...REFUSE, label: 'l'.repeat(256) }))).toEqual(
+      refused('message', `encodeStream: refuse.label: out of range; must be ${LABEL_RULE}`),
+    );
+    expectDrop(
+      decodeStream(pack([1, 10, 'seed', 0, 'why', '', 1])),
+      'malformed',
+      'refuse: 5 elements expected, got 7',
+    );
+  });
 });
