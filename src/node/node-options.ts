@@ -10,6 +10,8 @@ import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { type AdaptiveTimeoutOptions, checkAdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
+import type { ConflictPolicy } from '../swim/conflicts.js';
+import { checkConflictPolicy } from '../swim/core-types.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
@@ -101,6 +103,12 @@ export interface NodeOptions {
    * clusters sharing a key still cannot hear each other. Needs `keyring`. Default `''`.
    */
   readonly label?: string;
+  /**
+   * How a name claimed from two addresses is resolved: `holder` (default, memberlist's) keeps it where
+   * the cluster holds it and refuses the newcomer's join; `majority` (serf's) asks every member, and the
+   * claimant with fewer votes shuts down. Either way both claimants get a `conflict` event.
+   */
+  readonly conflictPolicy?: ConflictPolicy;
 }
 
 /** What {@link resolveNodeOptions} settles before anything is bound. */
@@ -138,6 +146,7 @@ const KNOWN = [
   'maxInboundStreams',
   'keyring',
   'label',
+  'conflictPolicy',
 ] as const;
 
 /** Validates what can be checked without binding; the transport and the core check the rest. */
@@ -170,6 +179,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   checkTransportFactory(OWNER, options.transport);
   checkLogger(OWNER, options.logger);
   checkLocalHealthOption(OWNER, options.localHealth);
+  checkConflictPolicy(OWNER, options.conflictPolicy);
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,
     max: 600_000,

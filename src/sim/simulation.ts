@@ -19,6 +19,7 @@ import { VirtualClock } from '../runtime/virtual-clock.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
+import { isMemberEvent } from '../swim/events.js';
 import { profiles } from '../swim/profiles.js';
 import { simAddress, simIndexOf, simName } from './addresses.js';
 import { type FaultPlan, NO_FAULTS } from './faults.js';
@@ -290,7 +291,7 @@ export class Simulation {
           });
         },
         emit: (event) => {
-          if (event.type !== 'message') {
+          if (isMemberEvent(event)) {
             this.metrics.record(i, event);
             this.leaders?.[i]?.observe(event);
           }

@@ -13,10 +13,11 @@ import {
 } from '../membership/identity.js';
 import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from '../membership/limits.js';
 import type { MemberStateName } from '../membership/member-state.js';
-import { checkKnownKeys } from '../options.js';
+import { checkChoice, checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from './config.js';
+import { CONFLICT_POLICIES, type ConflictPolicy } from './conflicts.js';
 import type { MemberDirectory } from './directory.js';
 import { lan } from './profiles.js';
 
@@ -59,6 +60,12 @@ export interface SwimCoreOptions {
    * `death-watch.ts`). Default true.
    */
   readonly deathWatch?: boolean;
+  /**
+   * How a name claimed from two addresses is resolved (docs/design.md, "Name conflicts"): `holder`, the
+   * default (memberlist's), keeps it where it is held and refuses the newcomer's join; `majority` (serf's)
+   * asks every member, and the claimant with fewer votes stops.
+   */
+  readonly conflictPolicy?: ConflictPolicy;
 }
 
 /** One member as seen by this member. */
@@ -88,6 +95,7 @@ const KNOWN_OPTIONS = [
   'adaptiveProbeTimeout',
   'freezeGuard',
   'deathWatch',
+  'conflictPolicy',
 ] as const;
 
 const EMPTY = new Uint8Array(0);
@@ -99,6 +107,7 @@ export interface ResolvedCoreOptions {
   readonly config: SwimConfig;
   readonly meta: Uint8Array;
   readonly incarnation: number;
+  readonly conflictPolicy: ConflictPolicy;
 }
 
 /**
@@ -115,6 +124,7 @@ export function resolveCoreOptions(options: SwimCoreOptions, clock: Clock): Reso
     config: resolveSwimConfig(options.config ?? {}, lan),
     meta: checkMemberMeta(OWNER, options.meta ?? EMPTY),
     incarnation: checkStartIncarnation(OWNER, options.incarnation ?? Math.floor(clock.wallNow() / 1000)),
+    conflictPolicy: checkConflictPolicy(OWNER, options.conflictPolicy),
   };
 }
 
@@ -131,4 +141,13 @@ export function checkPayload(method: string, payload: Uint8Array): void {
       `${OWNER}: ${method} payload must be a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
     );
   }
+}
+
+/**
+ * Checks a `conflictPolicy` option of `owner`; undefined is the default, `holder`.
+ *
+ * @throws {@link InvalidOptionError} unless it is one of {@link CONFLICT_POLICIES}.
+ */
+export function checkConflictPolicy(owner: string, policy: unknown): ConflictPolicy {
+  return policy === undefined ? 'holder' : checkChoice(owner, 'conflictPolicy', policy, CONFLICT_POLICIES);
 }

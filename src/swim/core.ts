@@ -18,6 +18,7 @@ import { ALIVE, LEFT, type MemberStateName, stateName, UNKNOWN } from '../member
 import { AdaptiveTimeout } from './adaptive-timeout.js';
 import { Broadcasts } from './broadcasts.js';
 import type { SwimConfig } from './config.js';
+import { NameConflicts } from './conflicts.js';
 import type { SwimContext } from './context.js';
 import {
   checkPayload,
@@ -76,6 +77,7 @@ export class SwimCore {
   private readonly health: Health;
   private readonly self: SelfState;
   private readonly rules: MembershipRules;
+  private readonly conflicts: NameConflicts;
   private readonly suspicions: Suspicions;
   private readonly tombstones: Tombstones;
   private readonly deathWatch: DeathWatch | undefined;
@@ -94,7 +96,10 @@ export class SwimCore {
    *   starting incarnation outside 0 to 2^32 − 16, or a `config` field out of its range.
    */
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
-    const { name, address, config, meta, incarnation } = resolveCoreOptions(options, env.clock);
+    const { name, address, config, meta, incarnation, conflictPolicy } = resolveCoreOptions(
+      options,
+      env.clock,
+    );
     this.name = name;
     this.address = address;
     this.config = config;
@@ -148,12 +153,22 @@ export class SwimCore {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
+    const conflicts = new NameConflicts(ctx, conflictPolicy, (event) => env.emit(event), {
+      pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
+      moved: (a) => this.rules.alive(a, false, true),
+      yieldName: () => this.stop(),
+    });
+    this.conflicts = conflicts;
     this.rules = new MembershipRules(ctx, this.self, reporter, {
       takeSuspicion: (id) => this.suspicions.take(id),
       suspect: (s) => this.suspicions.suspect(s),
       ceilingOf: (name) => this.tombstones.ceilingOf(name),
       pruneTombstones: () => this.tombstones.prune(),
       addressChanged: () => this.deathWatch?.changed(),
+      claimed: (id, a) => conflicts.claimed(id, a),
+      conflictSeen: (name, held, other) => conflicts.seen(name, held, other),
+      claimedSelf: (other) => conflicts.claimedSelf(other),
+      refusesConflictingJoin: conflicts.refusesJoin,
     });
     const adaptive =
       options.adaptiveProbeTimeout === undefined
@@ -178,7 +193,7 @@ export class SwimCore {
       get incarnation() {
         return self.incarnation;
       },
-      merge: (members, from) => this.rules.merge(members, from),
+      merge: (members, from, join) => this.rules.merge(members, from, join),
       pruneTombstones: () => this.tombstones.prune(),
       pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
     });
@@ -295,6 +310,7 @@ export class SwimCore {
     this.sync.stop();
     this.deathWatch?.stop();
     this.suspicions.stop();
+    this.conflicts.stop();
   }
 
   /**
@@ -417,6 +433,12 @@ export class SwimCore {
         this.reporter.message(packet.from, packet.payload, false);
         return;
       case 'gossip':
+        return;
+      case 'conflict':
+        this.conflicts.handleNotice(packet);
+        return;
+      case 'name-query':
+        this.conflicts.handleQuery(fromAddress, packet);
         return;
     }
   }

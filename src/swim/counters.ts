@@ -58,6 +58,11 @@ export interface SwimCounters {
   lastWords: number;
   /** Of those, the ones that answered: deaths that would have been false. */
   lastWordsAnswered: number;
+  /**
+   * Name conflicts this member reported: one per `conflict` event (a pair of addresses claiming one name,
+   * reported again at most once a push-pull interval).
+   */
+  nameConflicts: number;
 }
 
 /** Counters at zero, for a new member. */
@@ -85,5 +90,6 @@ export function zeroSwimCounters(): SwimCounters {
     watchesClosed: 0,
     lastWords: 0,
     lastWordsAnswered: 0,
+    nameConflicts: 0,
   };
 }

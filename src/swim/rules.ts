@@ -8,6 +8,7 @@ import type { TransitionCause } from '../membership/events.js';
 import { ALIVE, DEAD, LEFT, overrides, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
 import type { AliveUpdate, DeadUpdate, MemberList, SuspectUpdate, Update } from './messages.js';
+import type { Refusal } from './refusal.js';
 import type { Reporter } from './reporter.js';
 import type { SelfState } from './self.js';
 import type { Suspicion } from './suspicion.js';
@@ -24,8 +25,16 @@ export interface RulesPort {
   ceilingOf(name: string): number;
   /** Forgets the tombstones past their time (the tombstones). */
   pruneTombstones(): void;
-  /** A member's address changed, which no event tells of (the death watch). */
+  /** A member's address changed: the ring of the death watch follows addresses (the death watch). */
   addressChanged(): void;
+  /** Member `id`, held alive at another address, is claimed by `a`: a conflict or a move (the conflicts). */
+  claimed(id: number, a: AliveUpdate): void;
+  /** `other` claims `name`, which this member holds alive at `held` and knows answers (the conflicts). */
+  conflictSeen(name: string, held: string, other: string): void;
+  /** This member's own name is claimed from `other` (the conflicts). */
+  claimedSelf(other: string): void;
+  /** Whether a joiner claiming a name held elsewhere is refused (the conflict policy). */
+  readonly refusesConflictingJoin: boolean;
 }
 
 /**
@@ -47,18 +56,22 @@ export class MembershipRules {
     private readonly port: RulesPort,
   ) {}
 
-  /** Applies an alive statement; `quiet`: learnt while joining, not gossiped on. */
-  alive(a: AliveUpdate, quiet = false): void {
+  /**
+   * Applies an alive statement; `quiet`: learnt while joining, not gossiped on; `moved`: the member's old
+   * address was pinged and did not answer, so a new address is a move, not a conflict.
+   */
+  alive(a: AliveUpdate, quiet = false, moved = false): void {
     const { view, clock, random, outbox } = this.ctx;
     const { directory, table, order } = view;
     if (a.name === this.ctx.name) {
-      // Our own statement coming back is news only if someone claims a newer or different life of ours.
-      if (
-        a.incarnation > this.self.incarnation ||
-        (a.incarnation === this.self.incarnation && a.address !== this.ctx.address)
-      ) {
-        this.self.refute(a.incarnation);
+      if (a.address !== this.ctx.address) {
+        // Another process claims our name. Refuting would start an incarnation war with it; below our
+        // incarnation it is an older life of ours that lived elsewhere.
+        if (a.incarnation >= this.self.incarnation) this.port.claimedSelf(a.address);
+        return;
       }
+      // Our own statement coming back is news only if someone claims a newer life of ours.
+      if (a.incarnation > this.self.incarnation) this.self.refute(a.incarnation);
       return;
     }
     const known = directory.find(a.name);
@@ -76,24 +89,32 @@ export class MembershipRules {
       this.reporter.member('alive', id, 'unknown', 'joined');
       return;
     }
+    const addressChanged = directory.addressOf(id) !== a.address;
+    if (current === ALIVE && addressChanged && !moved) {
+      // A lower incarnation from another address is stale news of an older life there.
+      if (a.incarnation >= table.incarnationOf(id)) this.port.claimed(id, a);
+      return;
+    }
     // Never an alive at the incarnation of a death: see `tombstones.ts`.
     if (!overrides(ALIVE, a.incarnation, current, table.incarnationOf(id))) return;
     this.port.takeSuspicion(id)?.cancel();
     const metaChanged = !sameBytes(table.metadataOf(id) ?? EMPTY, a.meta);
     table.set(id, ALIVE, a.incarnation, now);
     table.setMetadata(id, a.meta);
-    if (directory.addressOf(id) !== a.address) {
+    if (addressChanged) {
       directory.setAddress(id, a.address);
-      // No event tells of a new address when the metadata stayed the same, and a watch on the old one
-      // would watch nothing from now on.
+      // A watch on the old address would watch nothing from now on.
       this.port.addressChanged();
     }
     order.add(id, random);
     outbox.enqueue(a, id);
     if (current === ALIVE) {
-      if (metaChanged) this.reporter.member('update', id, 'alive', 'metadata');
+      if (addressChanged) this.reporter.member('update', id, 'alive', 'address-changed');
+      else if (metaChanged) this.reporter.member('update', id, 'alive', 'metadata');
+    } else if (current === SUSPECT) {
+      this.reporter.member('alive', id, 'suspect', addressChanged ? 'address-changed' : 'refuted');
     } else {
-      this.reporter.member('alive', id, stateName(current), current === SUSPECT ? 'refuted' : 'rejoined');
+      this.reporter.member('alive', id, stateName(current), 'rejoined');
     }
   }
 
@@ -107,7 +128,12 @@ export class MembershipRules {
     const id = directory.find(d.name);
     if (id === undefined) return;
     if (id === view.selfId) {
+      // Our own leave coming back is no accusation.
+      if (d.from === d.name) return;
+      const before = this.self.incarnation;
       this.self.accused(d.incarnation);
+      // Told of the death of our current life: the application may want to rejoin, or raise an alarm.
+      if (d.incarnation >= before) this.reporter.declaredDead(d, this.self.incarnation > before);
       return;
     }
     const current = table.stateOf(id);
@@ -128,8 +154,12 @@ export class MembershipRules {
     this.port.pruneTombstones();
   }
 
-  /** Merges a member list received in a state exchange; `from` is the member that sent it. */
-  merge(members: MemberList, from: string): void {
+  /**
+   * Merges a member list received in a state exchange; `from` is the member that sent it, `join` whether
+   * it is joining. Returns a refusal, having merged nothing, when the joiner claims a name another live
+   * member holds (under the `holder` conflict policy).
+   */
+  merge(members: MemberList, from: string, join = false): Refusal | undefined {
     const { view, outbox, name: self } = this.ctx;
     const { directory, table } = view;
     const { names, addresses, incarnations, states, metas } = members;
@@ -138,7 +168,16 @@ export class MembershipRules {
     // gossiping every member back to it would cost retransmitLimit × n updates for nothing.
     const joining = table.known <= 1;
     const count = Math.min(names.length, addresses.length, incarnations.length, states.length, metas.length);
+    const sender = this.senderConflict(members, from, count);
+    if (sender >= 0 && join && this.port.refusesConflictingJoin) {
+      const held = directory.addressOf(directory.find(from)!);
+      return {
+        code: 'FDKIT_JOIN_NAME_CONFLICT',
+        reason: `the name ${from} is held by a live member at ${held}`,
+      };
+    }
     for (let i = 0; i < count; i++) {
+      if (i === sender) continue;
       const name = names[i]!;
       const incarnation = incarnations[i]!;
       const state = states[i]!;
@@ -181,6 +220,30 @@ export class MembershipRules {
       const notice: Update = { kind: 'dead', name, incarnation, from: self };
       outbox.sendPacket(address, { type: 'gossip', from: self, updates: [notice] });
     }
+    return undefined;
+  }
+
+  /**
+   * The index of the sender's own entry when it claims a name held alive at another address (reported
+   * as a conflict), else -1. The sender is alive, it is talking to us, and the holder answered its
+   * probes lately or it would be suspect: no ping is needed to tell a conflict from a move.
+   */
+  private senderConflict(members: MemberList, from: string, count: number): number {
+    const { view, address: own } = this.ctx;
+    const i = members.names.indexOf(from);
+    if (i < 0 || i >= count || members.states[i] !== ALIVE) return -1;
+    const claimed = members.addresses[i]!;
+    const id = view.directory.find(from);
+    if (id === undefined) return -1;
+    if (id === view.selfId) {
+      if (claimed === own) return -1;
+      this.port.claimedSelf(claimed);
+      return i;
+    }
+    const held = view.directory.addressOf(id);
+    if (view.table.stateOf(id) !== ALIVE || held === claimed) return -1;
+    this.port.conflictSeen(from, held, claimed);
+    return i;
   }
 }
 

@@ -16,6 +16,7 @@ import type { Timer } from '../runtime/clock.js';
 import type { SwimContext } from './context.js';
 import { pushPullBaseBytes, snapshotEntryBytes } from './message-size.js';
 import type { MemberList, PushPull, StreamMessage } from './messages.js';
+import type { Refusal } from './refusal.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 
 const EMPTY = new Uint8Array(0);
@@ -26,8 +27,11 @@ const RECONNECT_BACKOFF_MAX = 4;
 export interface StateSyncPort {
   /** This member's incarnation now (its own statement about itself). */
   readonly incarnation: number;
-  /** Merges a member list received from `from` (the membership rules). */
-  merge(members: MemberList, from: string): void;
+  /**
+   * Merges a member list received from `from`, `join` when it is joining (the membership rules); returns
+   * a refusal when nothing was merged because the joiner is turned away.
+   */
+  merge(members: MemberList, from: string, join: boolean): Refusal | undefined;
   /** Forgets the tombstones past their time (the tombstones). */
   pruneTombstones(): void;
   /** Pings `id` once, outside the probe cycle (the prober). */
@@ -86,12 +90,13 @@ export class StateSync {
   handlePushPull(fromAddress: string, message: PushPull): void {
     const port = this.port;
     if (!message.reply) {
-      port.merge(message.members, message.from);
+      // A refused joiner gets no member list: it would otherwise join through it.
+      if (port.merge(message.members, message.from, message.join) !== undefined) return;
       this.sendState(fromAddress, false, true);
       return;
     }
     const before = port.incarnation;
-    port.merge(message.members, message.from);
+    port.merge(message.members, message.from, false);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
   }
 

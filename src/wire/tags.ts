@@ -40,6 +40,10 @@ export const MessageTag = {
    * (docs/heartbeat-monitor.md), a datagram of its own: never a SWIM packet, never part of a compound.
    */
   heartbeat: 9,
+  /** `[V, 11, from, name, holderAddress, otherAddress, updates]`: a name conflict's notice, or a vote. */
+  conflict: 11,
+  /** `[V, 12, from, name, updates]`: which address holds `name`? (a name conflict's vote). */
+  nameQuery: 12,
 } as const;
 
 /** One of the {@link MessageTag} values. */

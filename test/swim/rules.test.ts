@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, LEFT, SUSPECT, UNKNOWN } from '../../src/membership/member-state.js';
+import { isMemberEvent } from '../../src/swim/events.js';
 import type { MemberList, SuspectUpdate, Update } from '../../src/swim/messages.js';
 import { Reporter } from '../../src/swim/reporter.js';
 import { MembershipRules, type RulesPort } from '../../src/swim/rules.js';
@@ -10,12 +11,17 @@ import { addressOf, harness } from './swim-context.js';
 function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = {}) {
   const suspected: SuspectUpdate[] = [];
   const calls = { addressChanged: 0 };
+  const conflicts: string[] = [];
   const full: RulesPort = {
     takeSuspicion: () => undefined,
     suspect: (s) => suspected.push(s),
     ceilingOf: () => -1,
     pruneTombstones: () => {},
     addressChanged: () => calls.addressChanged++,
+    claimed: (id, a) => conflicts.push(`claimed ${h.ctx.view.directory.nameOf(id)} ${a.address}`),
+    conflictSeen: (name, held, other) => conflicts.push(`seen ${name} ${held} ${other}`),
+    claimedSelf: (other) => conflicts.push(`self ${other}`),
+    refusesConflictingJoin: true,
     ...port,
   };
   const self = new SelfState(h.ctx, 1, new Uint8Array(0));
@@ -24,7 +30,7 @@ function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = {}) {
     (e) => h.events.push(e),
     () => {},
   );
-  return { rules: new MembershipRules(h.ctx, self, reporter, full), suspected, self, calls };
+  return { rules: new MembershipRules(h.ctx, self, reporter, full), suspected, self, calls, conflicts };
 }
 
 function list(entries: Array<[string, number, number]>): MemberList {
@@ -60,9 +66,10 @@ describe('MembershipRules, over a fake port', () => {
     );
     expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(LEFT);
     expect(h.ctx.view.table.stateOf(h.id('y'))).toBe(ALIVE);
-    expect(h.events.map((e) => (e.type === 'message' ? e.type : `${e.type} ${e.member} ${e.cause}`))).toEqual(
-      ['left x left', 'alive y joined'],
-    );
+    expect(h.events.map((e) => (!isMemberEvent(e) ? e.type : `${e.type} ${e.member} ${e.cause}`))).toEqual([
+      'left x left',
+      'alive y joined',
+    ]);
   });
 
   it('an alive statement at the incarnation of a death does not override it; a higher one does', () => {
@@ -105,7 +112,7 @@ function queued(h: ReturnType<typeof harness>): string[] {
 }
 
 function memberEvents(h: ReturnType<typeof harness>): string[] {
-  return h.events.flatMap((e) => (e.type === 'message' ? [] : [`${e.type} ${e.member} ${e.cause}`]));
+  return h.events.flatMap((e) => (!isMemberEvent(e) ? [] : [`${e.type} ${e.member} ${e.cause}`]));
 }
 
 describe('MembershipRules.alive', () => {
@@ -123,13 +130,25 @@ describe('MembershipRules.alive', () => {
 
   it.each([
     { incarnation: 5, address: 'self.test:7946', refutes: 6, why: 'a newer life of ours: refuted above it' },
-    { incarnation: 1, address: 'elsewhere:1', refutes: 2, why: 'our life at another address: refuted' },
+    {
+      incarnation: 1,
+      address: 'elsewhere:1',
+      refutes: undefined,
+      why: 'our name at another address: a conflict, not refuted',
+    },
+    {
+      incarnation: 9,
+      address: 'elsewhere:1',
+      refutes: undefined,
+      why: 'a newer claim elsewhere: a conflict, not refuted',
+    },
     { incarnation: 1, address: 'self.test:7946', refutes: undefined, why: 'our own statement: nothing' },
     { incarnation: 0, address: 'elsewhere:1', refutes: undefined, why: 'an older life elsewhere: nothing' },
-  ])('a statement about this member (incarnation 1): $why', ({ incarnation, address, refutes }) => {
+  ])('a statement about this member (incarnation 1): $why', ({ incarnation, address, refutes, why }) => {
     const h = harness();
-    const { rules: r, self } = rules(h);
+    const { rules: r, self, conflicts } = rules(h);
     r.alive(aliveOf('self', incarnation, { address }));
+    expect(conflicts).toEqual(why.includes('conflict') ? ['self elsewhere:1'] : []);
     expect(self.incarnation).toBe(refutes ?? 1);
     expect(h.ctx.counters.refutations).toBe(refutes === undefined ? 0 : 1);
     expect(h.ctx.view.table.stateOf(h.ctx.view.selfId)).toBe(ALIVE);
@@ -151,15 +170,16 @@ describe('MembershipRules.alive', () => {
     expect(table.stateOf(h.id('w'))).toBe(ALIVE);
   });
 
-  it('a newer life at another address moves the member there and tells the port; at the same one, not', () => {
+  it('a newer life at another address, the old one silent, moves the member there and tells the port', () => {
     const h = harness();
     h.know('x', ALIVE, 1);
     const { rules: r, calls } = rules(h);
     r.alive(aliveOf('x', 2));
     expect(calls.addressChanged).toBe(0);
-    r.alive(aliveOf('x', 3, { address: 'x.moved:7946' }));
+    r.alive(aliveOf('x', 3, { address: 'x.moved:7946' }), false, true);
     expect(calls.addressChanged).toBe(1);
     expect(h.ctx.view.directory.addressOf(h.id('x'))).toBe('x.moved:7946');
+    expect(memberEvents(h)).toEqual(['update x address-changed']);
   });
 
   it('reports new metadata of a live member, byte by byte, and only when it changed', () => {
@@ -240,11 +260,13 @@ describe('MembershipRules.merge', () => {
     expect(h.ctx.view.directory.size).toBe(2);
   });
 
-  it('this member listed at another address refutes', () => {
+  it('this member listed at another address is a conflict, never refuted', () => {
     const h = harness();
-    const { rules: r, self } = rules(h);
+    const { rules: r, self, conflicts } = rules(h);
     r.merge({ ...list([['self', 1, ALIVE]]), addresses: ['elsewhere:1'] }, 'peer');
-    expect(self.incarnation).toBe(2);
+    expect(self.incarnation).toBe(1);
+    expect(h.ctx.counters.refutations).toBe(0);
+    expect(conflicts).toEqual(['self elsewhere:1']);
   });
 
   it('a member held dead at or above the listed life is told of its death; a newer life revives it', () => {

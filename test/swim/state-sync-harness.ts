@@ -78,6 +78,7 @@ export function syncHarness(options: HarnessOptions = {}): SyncHarness {
     merge: (members: MemberList, from: string) => {
       merged.push({ members, from });
       s.onMerge();
+      return undefined;
     },
     pruneTombstones: () => {},
     pingOnce: (id: number, timeoutMs: number, done: (acked: boolean) => void) => {

@@ -11,7 +11,10 @@ function port(answers: boolean) {
   const pinged: Array<{ id: number; timeoutMs: number }> = [];
   const p: StateSyncPort = {
     incarnation: 1,
-    merge: (members, from) => merged.push({ members, from }),
+    merge: (members, from) => {
+      merged.push({ members, from });
+      return undefined;
+    },
     pruneTombstones: () => {},
     pingOnce: (id, timeoutMs, done) => {
       pinged.push({ id, timeoutMs });
