@@ -1,47 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, LEFT, SUSPECT, UNKNOWN } from '../../src/membership/member-state.js';
 import { isMemberEvent } from '../../src/swim/events.js';
-import type { MemberList, SuspectUpdate, Update } from '../../src/swim/messages.js';
-import { Reporter } from '../../src/swim/reporter.js';
-import { MembershipRules, type RulesPort } from '../../src/swim/rules.js';
-import { SelfState } from '../../src/swim/self.js';
+import type { Update } from '../../src/swim/messages.js';
 import type { Suspicion } from '../../src/swim/suspicion.js';
+import { aliveOf, list, memberEvents, NO_META, rules } from './rules-fixture.js';
 import { addressOf, harness } from './swim-context.js';
-
-function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = {}) {
-  const suspected: SuspectUpdate[] = [];
-  const calls = { addressChanged: 0 };
-  const conflicts: string[] = [];
-  const full: RulesPort = {
-    takeSuspicion: () => undefined,
-    suspect: (s) => suspected.push(s),
-    ceilingOf: () => -1,
-    pruneTombstones: () => {},
-    addressChanged: () => calls.addressChanged++,
-    claimed: (id, a) => conflicts.push(`claimed ${h.ctx.view.directory.nameOf(id)} ${a.address}`),
-    conflictSeen: (name, held, other) => conflicts.push(`seen ${name} ${held} ${other}`),
-    claimedSelf: (other) => conflicts.push(`self ${other}`),
-    refusesConflictingJoin: true,
-    ...port,
-  };
-  const self = new SelfState(h.ctx, 1, new Uint8Array(0));
-  const reporter = new Reporter(
-    h.ctx,
-    (e) => h.events.push(e),
-    () => {},
-  );
-  return { rules: new MembershipRules(h.ctx, self, reporter, full), suspected, self, calls, conflicts };
-}
-
-function list(entries: Array<[string, number, number]>): MemberList {
-  return {
-    names: entries.map(([n]) => n),
-    addresses: entries.map(([n]) => addressOf(n)),
-    incarnations: Uint32Array.from(entries.map(([, i]) => i)),
-    states: Uint8Array.from(entries.map(([, , s]) => s)),
-    metas: entries.map(() => new Uint8Array(0)),
-  };
-}
 
 describe('MembershipRules, over a fake port', () => {
   it('merging a state exchange that lists a member dead suspects it, never declares it dead on hearsay', () => {
@@ -94,25 +57,11 @@ describe('MembershipRules, over a fake port', () => {
   });
 });
 
-const NO_META = new Uint8Array(0);
-const aliveOf = (name: string, incarnation: number, extra: { address?: string; meta?: Uint8Array } = {}) =>
-  ({
-    kind: 'alive',
-    name,
-    address: extra.address ?? addressOf(name),
-    incarnation,
-    meta: extra.meta ?? NO_META,
-  }) as const;
-
 /** What the member's next packet carries: the queued updates, each `kind name`. */
 function queued(h: ReturnType<typeof harness>): string[] {
   h.ctx.outbox.sendPacket('peer', { type: 'gossip', from: 'self', updates: [] });
   const updates: readonly Update[] = h.packets.at(-1)!.packet.updates;
   return updates.map((u) => `${u.kind} ${u.kind === 'user' ? u.origin : u.name}`);
-}
-
-function memberEvents(h: ReturnType<typeof harness>): string[] {
-  return h.events.flatMap((e) => (!isMemberEvent(e) ? [] : [`${e.type} ${e.member} ${e.cause}`]));
 }
 
 describe('MembershipRules.alive', () => {
