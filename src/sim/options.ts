@@ -8,6 +8,8 @@ import { START_INCARNATION_MAX } from '../membership/identity.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
+import type { ConflictPolicy } from '../swim/conflicts.js';
+import { checkConflictPolicy } from '../swim/core-types.js';
 import type { SwimEvent } from '../swim/events.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { FaultPlan } from './faults.js';
@@ -64,6 +66,8 @@ export interface SimulationOptions {
       };
   /** Called about once per virtual second with the virtual time reached. */
   readonly onProgress?: (virtualMs: number, totalMs: number) => void;
+  /** How members resolve name conflicts (see `SwimCoreOptions.conflictPolicy`). Default `holder`. */
+  readonly conflictPolicy?: ConflictPolicy;
   /** Receives every event of every member, for tests and timelines. */
   readonly onEvent?: (observer: number, event: SwimEvent) => void;
   /** Reads resident memory, for the report's peakRssMb (the CLI passes the host's). */
@@ -89,6 +93,7 @@ const KNOWN_OPTIONS = [
   'deathWatch',
   'checkAgreement',
   'leader',
+  'conflictPolicy',
   'onProgress',
   'onEvent',
   'rssBytes',
@@ -101,6 +106,7 @@ export function checkOptions(options: SimulationOptions): { nodes: number; profi
   const nodes = checkNumber(OWNER, 'nodes', options.nodes, { min: 2, max: 20_000, integer: true });
   checkNumber(OWNER, 'seconds', options.seconds, { min: 1, max: 86_400 });
   checkNumber(OWNER, 'seed', options.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
+  checkConflictPolicy(OWNER, options.conflictPolicy);
   const profile = options.profile ?? 'lan';
   if (!(profile in profiles)) {
     throw new InvalidOptionError(
@@ -153,4 +159,8 @@ export function checkPlan(plan: FaultPlan, nodes: number, joiner: number): void 
   for (const p of plan.pauses) check('faults.pauses', p.member);
   for (const s of plan.slowCpus) check('faults.slowCpus', s.member);
   for (const part of plan.partitions) for (const m of part.side) check('faults.partitions', m);
+  for (const i of plan.impostors ?? []) {
+    check('faults.impostors', i.member);
+    check('faults.impostors', i.of);
+  }
 }

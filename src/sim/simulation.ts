@@ -22,7 +22,7 @@ import { MemberDirectory } from '../swim/directory.js';
 import { isMemberEvent } from '../swim/events.js';
 import { profiles } from '../swim/profiles.js';
 import { simAddress, simIndexOf, simName } from './addresses.js';
-import { type FaultPlan, NO_FAULTS } from './faults.js';
+import { type FaultPlan, type ImpostorFault, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
 import { lanNetwork, SimNetwork } from './network.js';
 import { checkOptions, checkPlan, leaderStableForMs, OWNER, type SimulationOptions } from './options.js';
@@ -110,10 +110,15 @@ export class Simulation {
             ),
           );
     const startIncarnation = Math.floor(this.clock.wallNow() / 1000);
+    // The joiner and the impostors' slots start later, or never as themselves.
+    const later = [
+      ...(this.joiner >= 0 ? [this.joiner] : []),
+      ...(this.plan.impostors ?? []).map((f) => f.member),
+    ];
     for (let i = 0; i < nodes; i++) {
-      if (i === this.joiner) continue;
+      if (later.includes(i)) continue;
       const core = this.createCore(i);
-      core.assumeDirectoryMembers(startIncarnation, this.joiner >= 0 ? [this.joiner] : []);
+      core.assumeDirectoryMembers(startIncarnation, later);
       this.processes[i]!.core = core;
       this.startLeader(i, core, baseline);
       core.start();
@@ -249,16 +254,19 @@ export class Simulation {
     return held === undefined && this.metrics.heldDeadSinceCrash(observer, member);
   }
 
-  private createCore(i: number, incarnation?: number): SwimCore {
+  /** A core for member `i`'s process; `claims`: an impostor under member `claims`'s name, on its own directory. */
+  private createCore(i: number, incarnation?: number, claims?: number): SwimCore {
     const process = this.processes[i]!;
     const ownAddress = this.directory.addressOf(i);
     const core = new SwimCore(
       {
         // The directory's own strings, so that comparing names in lookups stops at the pointer.
-        name: this.directory.nameOf(i),
+        name: this.directory.nameOf(claims ?? i),
         address: this.directory.addressOf(i),
         config: this.config,
-        directory: this.directory,
+        // A shared directory holds one address per name: the impostor's would overwrite the holder's.
+        directory: claims === undefined ? this.directory : new MemberDirectory(),
+        ...(this.options.conflictPolicy === undefined ? {} : { conflictPolicy: this.options.conflictPolicy }),
         ...(incarnation === undefined ? {} : { incarnation }),
         trackPhi: this.options.trackPhi ?? this.processes.length <= 2000,
         ...(this.options.adaptiveProbeTimeout === undefined
@@ -386,6 +394,10 @@ export class Simulation {
       );
       clock.setTimer(part.atMs + part.durationMs, () => this.network.heal());
     }
+    for (const f of this.plan.impostors ?? []) {
+      clock.setTimer(f.atMs, () => this.startImpostor(f));
+      if (f.untilMs !== undefined) clock.setTimer(f.untilMs, () => this.processes[f.member]!.crash(false));
+    }
     for (const s of this.plan.slowCpus) {
       end(s.atMs + s.durationMs);
       clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs, s.timersFirst === true));
@@ -423,6 +435,13 @@ export class Simulation {
     core.join(this.seeds[i]!);
     if (isJoin) this.metrics.joined(i, atMs);
     else this.metrics.restarted(i);
+  }
+
+  private startImpostor(f: ImpostorFault): void {
+    const core = this.createCore(f.member, undefined, f.of);
+    this.processes[f.member]!.restart(core);
+    core.start();
+    core.join(this.seeds[f.member]!);
   }
 
   /**

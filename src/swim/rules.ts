@@ -49,6 +49,9 @@ interface Notice {
 }
 
 export class MembershipRules {
+  /** The highest incarnation of this member reported declared dead. */
+  private declaredDeadAt = -1;
+
   constructor(
     private readonly ctx: SwimContext,
     private readonly self: SelfState,
@@ -130,10 +133,14 @@ export class MembershipRules {
     if (id === view.selfId) {
       // Our own leave coming back is no accusation.
       if (d.from === d.name) return;
-      const before = this.self.incarnation;
       this.self.accused(d.incarnation);
-      // Told of the death of our current life: the application may want to rejoin, or raise an alarm.
-      if (d.incarnation >= before) this.reporter.declaredDead(d, this.self.incarnation > before);
+      // The application may want to rejoin, or raise an alarm: once per life declared dead, even when a
+      // suspicion read just before made us refute already (copies of the death keep coming).
+      if (d.incarnation > this.declaredDeadAt) {
+        this.declaredDeadAt = d.incarnation;
+        // A running member answers with a higher life: a refutation, or its own alive again.
+        this.reporter.declaredDead(d, this.ctx.lifecycle.phase === 'running');
+      }
       return;
     }
     const current = table.stateOf(id);

@@ -137,6 +137,22 @@ describe('MembershipRules.dead: this member declared dead', () => {
         wallMs: h.clock.wallNow(),
       },
     ]);
+    // A death of the refuting life is news again.
+    r.dead({ kind: 'dead', name: 'self', incarnation: 2, from: 'peer' });
+    expect(declared(h).map((e) => [e.incarnation, e.refuted])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+    expect(self.incarnation).toBe(3);
+  });
+
+  it('a death of a life it already refuted (a suspicion came first) is still reported, as refuted', () => {
+    const h = harness();
+    const { rules: r, self } = rules(h);
+    self.accused(1); // the suspicion, read first
+    r.dead({ kind: 'dead', name: 'self', incarnation: 1, from: 'peer' });
+    expect(self.incarnation).toBe(2);
+    expect(declared(h).map((e) => [e.incarnation, e.refuted])).toEqual([[1, true]]);
   });
 
   it('a leaving member cannot refute, and says so', () => {
