@@ -63,6 +63,8 @@ export interface NodeCounters {
   watchesOpened: number;
   /** Watches that ended `closed`: the watched member's host closed the connection (its process ended). */
   watchesClosed: number;
+  /** Name conflicts this member reported: one per `conflict` event. */
+  nameConflicts: number;
 }
 
 /** The datagram counters of a node or heartbeat monitor, from its transport (zero before it started). */
@@ -121,5 +123,6 @@ export function nodeCounters(
     fallbackPingsAnswered: core?.fallbackPingsAnswered ?? 0,
     watchesOpened: core?.watchesOpened ?? 0,
     watchesClosed: core?.watchesClosed ?? 0,
+    nameConflicts: core?.nameConflicts ?? 0,
   };
 }

@@ -53,7 +53,7 @@ export interface NodeEventMap {
   message: [MessageEvent];
   /** Two addresses claim one name; `self` when this member is one of them (also logged at warn). */
   conflict: [ConflictEvent];
-  /** Another member declared this one dead; it refuted unless it was leaving (also logged at warn). */
+  /** Another member declared this one dead; it refuted unless it was leaving (`fdkit agent` logs it). */
   'declared-dead': [DeclaredDeadEvent];
 }
 
@@ -384,10 +384,6 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         this.emit('conflict', event);
         return;
       case 'declared-dead':
-        this.host.log.warn(
-          { accuser: event.accuser, incarnation: event.incarnation, refuted: event.refuted },
-          event.refuted ? 'declared dead by another member, refuted' : 'declared dead by another member',
-        );
         this.emit('declared-dead', event);
         return;
       default:
