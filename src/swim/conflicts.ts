@@ -121,6 +121,12 @@ export class NameConflicts {
     if (this.report(conflict)) this.tell(other, own, other);
   }
 
+  /** Handles a conflict datagram that arrived from `fromAddress`. */
+  handle(fromAddress: string, p: ConflictNotice | NameQuery): void {
+    if (p.type === 'conflict') this.handleNotice(p);
+    else this.handleQuery(fromAddress, p);
+  }
+
   /** A notice of a conflict, or a vote: `p.from` holds `p.name` at `p.holderAddress`. */
   handleNotice(p: ConflictNotice): void {
     const { name, address: own } = this.ctx;

@@ -96,10 +96,8 @@ export class SwimCore {
    *   starting incarnation outside 0 to 2^32 − 16, or a `config` field out of its range.
    */
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
-    const { name, address, config, meta, incarnation, conflictPolicy } = resolveCoreOptions(
-      options,
-      env.clock,
-    );
+    const resolved = resolveCoreOptions(options, env.clock);
+    const { name, address, config, meta, incarnation } = resolved;
     this.name = name;
     this.address = address;
     this.config = config;
@@ -153,22 +151,18 @@ export class SwimCore {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
-    const conflicts = new NameConflicts(ctx, conflictPolicy, (event) => env.emit(event), {
+    this.conflicts = new NameConflicts(ctx, resolved.conflictPolicy, (event) => env.emit(event), {
       pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
       moved: (a) => this.rules.alive(a, false, true),
       yieldName: () => this.stop(),
     });
-    this.conflicts = conflicts;
     this.rules = new MembershipRules(ctx, this.self, reporter, {
       takeSuspicion: (id) => this.suspicions.take(id),
       suspect: (s) => this.suspicions.suspect(s),
       ceilingOf: (name) => this.tombstones.ceilingOf(name),
       pruneTombstones: () => this.tombstones.prune(),
       addressChanged: () => this.deathWatch?.changed(),
-      claimed: (id, a) => conflicts.claimed(id, a),
-      conflictSeen: (name, held, other) => conflicts.seen(name, held, other),
-      claimedSelf: (other) => conflicts.claimedSelf(other),
-      refusesConflictingJoin: conflicts.refusesJoin,
+      conflicts: this.conflicts,
     });
     const adaptive =
       options.adaptiveProbeTimeout === undefined
@@ -435,11 +429,8 @@ export class SwimCore {
       case 'gossip':
         return;
       case 'conflict':
-        this.conflicts.handleNotice(packet);
-        return;
       case 'name-query':
-        this.conflicts.handleQuery(fromAddress, packet);
-        return;
+        this.conflicts.handle(fromAddress, packet);
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import type { TransitionCause } from '../membership/events.js';
 import { ALIVE, DEAD, LEFT, overrides, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
+import type { NameConflicts } from './conflicts.js';
 import type { SwimContext } from './context.js';
 import type { AliveUpdate, DeadUpdate, MemberList, SuspectUpdate, Update } from './messages.js';
 import type { Refusal } from './refusal.js';
@@ -27,15 +28,16 @@ export interface RulesPort {
   pruneTombstones(): void;
   /** A member's address changed: the ring of the death watch follows addresses (the death watch). */
   addressChanged(): void;
-  /** Member `id`, held alive at another address, is claimed by `a`: a conflict or a move (the conflicts). */
-  claimed(id: number, a: AliveUpdate): void;
-  /** `other` claims `name`, which this member holds alive at `held` and knows answers (the conflicts). */
-  conflictSeen(name: string, held: string, other: string): void;
-  /** This member's own name is claimed from `other` (the conflicts). */
-  claimedSelf(other: string): void;
-  /** Whether a joiner claiming a name held elsewhere is refused (the conflict policy). */
-  readonly refusesConflictingJoin: boolean;
+  /** Name conflicts: a claim on a name held alive elsewhere, or on our own (the conflicts). */
+  readonly conflicts: RulesConflicts;
 }
+
+/**
+ * What the rules ask of the name conflicts: `claimed`, gossip claims member `id`, held alive elsewhere,
+ * at `a.address` (a conflict or a move); `seen`, a conflict known at once; `claimedSelf`, our own name
+ * claimed from another address; `refusesJoin`, whether such a joiner is turned away.
+ */
+export type RulesConflicts = Pick<NameConflicts, 'claimed' | 'seen' | 'claimedSelf' | 'refusesJoin'>;
 
 /**
  * A death told directly to the member it is about, because a peer still holds it alive at or below that
@@ -70,7 +72,7 @@ export class MembershipRules {
       if (a.address !== this.ctx.address) {
         // Another process claims our name. Refuting would start an incarnation war with it; below our
         // incarnation it is an older life of ours that lived elsewhere.
-        if (a.incarnation >= this.self.incarnation) this.port.claimedSelf(a.address);
+        if (a.incarnation >= this.self.incarnation) this.port.conflicts.claimedSelf(a.address);
         return;
       }
       // Our own statement coming back is news only if someone claims a newer life of ours.
@@ -95,7 +97,7 @@ export class MembershipRules {
     const addressChanged = directory.addressOf(id) !== a.address;
     if (current === ALIVE && addressChanged && !moved) {
       // A lower incarnation from another address is stale news of an older life there.
-      if (a.incarnation >= table.incarnationOf(id)) this.port.claimed(id, a);
+      if (a.incarnation >= table.incarnationOf(id)) this.port.conflicts.claimed(id, a);
       return;
     }
     // Never an alive at the incarnation of a death: see `tombstones.ts`.
@@ -176,7 +178,7 @@ export class MembershipRules {
     const joining = table.known <= 1;
     const count = Math.min(names.length, addresses.length, incarnations.length, states.length, metas.length);
     const sender = this.senderConflict(members, from, count);
-    if (sender >= 0 && join && this.port.refusesConflictingJoin) {
+    if (sender >= 0 && join && this.port.conflicts.refusesJoin) {
       const held = directory.addressOf(directory.find(from)!);
       return {
         code: 'FDKIT_JOIN_NAME_CONFLICT',
@@ -244,12 +246,12 @@ export class MembershipRules {
     if (id === undefined) return -1;
     if (id === view.selfId) {
       if (claimed === own) return -1;
-      this.port.claimedSelf(claimed);
+      this.port.conflicts.claimedSelf(claimed);
       return i;
     }
     const held = view.directory.addressOf(id);
     if (view.table.stateOf(id) !== ALIVE || held === claimed) return -1;
-    this.port.conflictSeen(from, held, claimed);
+    this.port.conflicts.seen(from, held, claimed);
     return i;
   }
 }

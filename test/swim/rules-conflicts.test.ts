@@ -57,7 +57,7 @@ describe('MembershipRules.merge: a sender that claims a name held elsewhere', ()
   const claim = (join: boolean, refuses: boolean) => {
     const h = harness();
     h.know('x', ALIVE, 4);
-    const { rules: r, conflicts } = rules(h, { refusesConflictingJoin: refuses });
+    const { rules: r, conflicts } = rules(h, {}, refuses);
     const members = {
       ...list([
         ['x', 7, ALIVE],

@@ -6,7 +6,7 @@ import { MembershipRules, type RulesPort } from '../../src/swim/rules.js';
 import { SelfState } from '../../src/swim/self.js';
 import { addressOf, type harness } from './swim-context.js';
 
-export function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = {}) {
+export function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = {}, refusesJoin = true) {
   const suspected: SuspectUpdate[] = [];
   const calls = { addressChanged: 0 };
   const conflicts: string[] = [];
@@ -16,10 +16,12 @@ export function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = 
     ceilingOf: () => -1,
     pruneTombstones: () => {},
     addressChanged: () => calls.addressChanged++,
-    claimed: (id, a) => conflicts.push(`claimed ${h.ctx.view.directory.nameOf(id)} ${a.address}`),
-    conflictSeen: (name, held, other) => conflicts.push(`seen ${name} ${held} ${other}`),
-    claimedSelf: (other) => conflicts.push(`self ${other}`),
-    refusesConflictingJoin: true,
+    conflicts: {
+      claimed: (id, a) => conflicts.push(`claimed ${h.ctx.view.directory.nameOf(id)} ${a.address}`),
+      seen: (name, held, other) => conflicts.push(`seen ${name} ${held} ${other}`),
+      claimedSelf: (other) => conflicts.push(`self ${other}`),
+      refusesJoin,
+    },
     ...port,
   };
   const self = new SelfState(h.ctx, 1, new Uint8Array(0));
