@@ -12,6 +12,9 @@ export {
   InvalidArgumentError,
   type InvalidOptionCode,
   InvalidOptionError,
+  JoinError,
+  type JoinErrorCode,
+  type JoinSeedOutcome,
   KeyringError,
   type KeyringErrorCode,
   type LifecycleCode,
@@ -88,7 +91,7 @@ export {
 } from '../omega/leader-options.js';
 export { DEFAULT_PRIORITY, priorityFromMeta } from '../omega/priority.js';
 export type { LogBindings, Logger } from '../runtime/logger.js';
-export type { ConflictPolicy } from '../swim/conflicts.js';
+export type { ConflictPolicy } from '../swim/conflict-policy.js';
 export type { MemberInfo } from '../swim/core.js';
 export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
 export {

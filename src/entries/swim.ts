@@ -24,7 +24,7 @@ export { createSystemClock, entropySeed, type SystemClockOptions, systemClock } 
 export { VirtualClock, type VirtualClockOptions } from '../runtime/virtual-clock.js';
 export type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from '../swim/config.js';
-export type { ConflictPolicy } from '../swim/conflicts.js';
+export type { ConflictPolicy } from '../swim/conflict-policy.js';
 export { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 export type { SwimCounters } from '../swim/counters.js';
 export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
@@ -37,6 +37,7 @@ export {
   type MessageEvent,
   type SwimEvent,
 } from '../swim/events.js';
+export type { SeedAnswer } from '../swim/join-attempt.js';
 export type {
   Ack,
   AliveUpdate,
@@ -50,6 +51,7 @@ export type {
   Ping,
   PingReq,
   PushPull,
+  Refuse,
   StreamMessage,
   SuspectUpdate,
   Update,
@@ -57,4 +59,5 @@ export type {
   UserPacket,
 } from '../swim/messages.js';
 export { lan, local, type ProfileName, profiles, wan } from '../swim/profiles.js';
+export { JOIN_REFUSAL_CODES, type JoinRefusalCode, type Refusal } from '../swim/refusal.js';
 export { expectedTiming, type Timing } from '../swim/timing.js';

@@ -29,6 +29,8 @@ export interface NodeCounters {
   streamBytesOut: number;
   /** State-sync sends that failed (refused, timed out, reset). */
   streamSendErrors: number;
+  /** Push-pull (state sync) messages the protocol sent, requests and replies; fallback pings not included. */
+  pushPulls: number;
   /** Inbound bytes dropped, by reason: the codec's (a bad packet) and the transport's (a bad stream). */
   drops: Record<WireDropReason | TransportDropReason, number>;
   /** Direct probes sent (one per protocol period with a member to probe). */
@@ -97,6 +99,7 @@ export function nodeCounters(
     streamBytesIn: transport?.streamBytesIn ?? 0,
     streamBytesOut: transport?.streamBytesOut ?? 0,
     streamSendErrors: transport?.streamSendErrors ?? 0,
+    pushPulls: core?.streamsSent ?? 0,
     drops: {
       ...wire,
       truncated: transport?.drops.truncated ?? 0,

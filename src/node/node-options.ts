@@ -10,7 +10,7 @@ import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { type AdaptiveTimeoutOptions, checkAdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
-import type { ConflictPolicy } from '../swim/conflicts.js';
+import type { ConflictPolicy } from '../swim/conflict-policy.js';
 import { checkConflictPolicy } from '../swim/core-types.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
@@ -82,6 +82,11 @@ export interface NodeOptions {
   readonly localHealth?: LocalHealthOption;
   /** How long `leave()` waits for the leave to spread before it resolves anyway. Default 5,000 ms. */
   readonly leaveTimeoutMs?: number;
+  /**
+   * How long `join()` waits for its seeds' answers (1 ms to 10 min); a seed that has not answered by then
+   * counts as not reached. Default 10,000 ms, the connect timeout's default.
+   */
+  readonly joinTimeoutMs?: number;
   /** Largest state-sync message accepted, in bytes. Default 32 MiB. */
   readonly streamBytesMax?: number;
   /** Time allowed to open a state-sync connection. Default 10,000 ms. */
@@ -120,6 +125,7 @@ export interface ResolvedNodeOptions {
   readonly coreConfig: SwimConfig;
   readonly label: string;
   readonly leaveTimeoutMs: number;
+  readonly joinTimeoutMs: number;
 }
 
 const OWNER = 'createNode';
@@ -140,6 +146,7 @@ const KNOWN = [
   'adaptiveProbeTimeout',
   'localHealth',
   'leaveTimeoutMs',
+  'joinTimeoutMs',
   'streamBytesMax',
   'connectTimeoutMs',
   'streamTimeoutMs',
@@ -184,6 +191,10 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     min: 0,
     max: 600_000,
   });
+  const joinTimeoutMs = checkNumber(OWNER, 'joinTimeoutMs', options.joinTimeoutMs ?? 10_000, {
+    min: 1,
+    max: 600_000,
+  });
   const config = resolveSwimConfig(options.config ?? {}, profiles[profile], OWNER, 'config.');
   if (options.trackPhi !== undefined && typeof options.trackPhi !== 'boolean') {
     throw new InvalidOptionError(
@@ -211,6 +222,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
         : { ...config, packetBytesMax: config.packetBytesMax - SEAL_OVERHEAD_BYTES },
     label,
     leaveTimeoutMs,
+    joinTimeoutMs,
   };
 }
 

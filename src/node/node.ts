@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { abortable } from '../abortable.js';
-import { InvalidArgumentError, NetworkError } from '../errors.js';
+import { AbortError, InvalidArgumentError } from '../errors.js';
 import type { ConnectOutcome, WatchEnd } from '../membership/connection.js';
 import { Random } from '../runtime/random.js';
 import { entropySeed } from '../runtime/system.js';
@@ -19,6 +19,7 @@ import type {
   MessageEvent,
   SwimEvent,
 } from '../swim/events.js';
+import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
 import type { TransportOptions } from '../transport/options.js';
@@ -33,6 +34,7 @@ import { CoreHost, type HostedStart } from './core-host.js';
 import { DatagramBatcher } from './datagram-batcher.js';
 import { sealerFor } from './encryption-options.js';
 import type { EventStreamOptions } from './event-stream.js';
+import { JoinWait } from './join-wait.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
@@ -59,7 +61,10 @@ export interface NodeEventMap {
 
 /** Options of {@link SwimNode.join}. */
 export interface JoinOptions {
-  /** Stops waiting for the seeds' answers (the member keeps retrying them in the background). */
+  /**
+   * Stops waiting for the seeds' answers, rejecting with an `AbortError` (`FDKIT_ABORTED`, the signal's
+   * reason as its `cause`); the member keeps retrying its seeds in the background.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -94,8 +99,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   private batcher: DatagramBatcher | undefined;
   // After leave(): the core still runs, to spread the leave, but takes no more updates.
   private left = false;
-  // Stream sends made while join() runs the core, so that join can wait for the seeds' answers.
-  private capture: Promise<boolean>[] | undefined;
+  // Stream sends made while join() runs the core, by address, so that join can wait for their outcome.
+  private capture: Map<string, Promise<string | undefined>> | undefined;
 
   /** @param options - see {@link NodeOptions}; validated here, before anything is bound */
   constructor(options: NodeOptions = {}) {
@@ -133,6 +138,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     return this.host.core?.localHealth ?? 0;
   }
 
+  /** Updates waiting to be gossiped (0 before start): a queue that keeps growing means gossip cannot keep up. */
+  get pendingBroadcasts(): number {
+    return this.host.core?.pendingBroadcasts ?? 0;
+  }
+
   /**
    * Binds the transport and starts probing and gossip. Rejects with a `NetworkError`
    * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`) when the address cannot be bound,
@@ -145,9 +155,12 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   /**
    * Joins a cluster through seeds: `host:port` (host names are resolved through DNS, A and AAAA) or
-   * `srv:NAME` (SRV records). Resolves with the number of seed addresses that answered; rejects with a
-   * `NetworkError` when none did. Either way the member keeps retrying its seeds in the background while
-   * it knows nobody, resolving names again on every attempt, so a cluster can form in any start order.
+   * `srv:NAME` (SRV records). Waits for every seed's answer, at most `joinTimeoutMs`, and resolves with
+   * the number of seeds that accepted this member (sent their state back). Rejects with a `JoinError`
+   * when none did: its code is the first seed's refusal (`FDKIT_JOIN_KEY_MISMATCH`,
+   * `FDKIT_JOIN_LABEL_MISMATCH`, ...) or `FDKIT_CONNECT_FAILED` when no seed answered. Either way the
+   * member keeps retrying its seeds in the background while it knows nobody, resolving names again on
+   * every attempt, so a cluster can form in any start order.
    */
   async join(seeds: readonly string[], options: JoinOptions = {}): Promise<number> {
     const core = this.host.requireCore('join');
@@ -155,21 +168,29 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       throw new InvalidArgumentError('seeds', 'join: seeds must be an array of strings');
     }
     for (const seed of seeds) checkSeed(seed);
+    const signal = options.signal;
+    if (signal?.aborted) throw joinAborted(signal);
     // The core sends to the seeds synchronously: what it sends is what join waits for.
-    this.capture = [];
-    core.join(seeds);
-    const sends = this.capture;
+    const sends = new Map<string, Promise<string | undefined>>();
+    const answers: SeedAnswer[] = [];
+    let wait: JoinWait | undefined;
+    this.capture = sends;
+    core.join(seeds, (answer) => (wait === undefined ? answers.push(answer) : wait.answered(answer)));
     this.capture = undefined;
-    const answered = await abortable(Promise.all(sends), options.signal);
-    const count = answered.filter(Boolean).length;
-    if (count === 0 && seeds.length > 0) {
-      throw new NetworkError(
-        'FDKIT_CONNECT_FAILED',
-        seeds.join(', '),
-        `join: no seed answered (${seeds.join(', ')}); check the addresses and that the seeds are running. The member keeps retrying in the background.`,
-      );
+    const targets = sends.size === 0 ? seeds : [...sends.keys()];
+    wait = new JoinWait(targets, this.host.clock, this.resolved.joinTimeoutMs);
+    for (const answer of answers) wait.answered(answer);
+    for (const seed of targets) {
+      const sent = sends.get(seed) ?? Promise.resolve("it is this member's own address");
+      sent.then((failure) => wait.sent(seed, failure));
     }
-    return count;
+    try {
+      return await abortable(wait.done, signal);
+    } catch (error) {
+      if (signal?.aborted !== true) throw error;
+      wait.cancel();
+      throw joinAborted(signal);
+    }
   }
 
   /**
@@ -306,7 +327,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       },
       sendStream: (address: string, message: StreamMessage) => {
         const sent = this.sendStream(transport, address, this.seal(encodeStream(message)));
-        this.capture?.push(sent);
+        this.capture?.set(address, sent);
       },
       emit: (event: SwimEvent) => this.dispatch(event),
       ...(transport.probeConnect === undefined
@@ -324,8 +345,15 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     };
   }
 
-  /** Sends one state-sync message; a seed written as a name is resolved first, on every attempt. */
-  private async sendStream(transport: Transport, address: string, payload: Uint8Array): Promise<boolean> {
+  /**
+   * Sends one state-sync message; a seed written as a name is resolved first, on every attempt. Resolves
+   * with undefined once sent to at least one address, else with why not.
+   */
+  private async sendStream(
+    transport: Transport,
+    address: string,
+    payload: Uint8Array,
+  ): Promise<string | undefined> {
     // The address came from a seed list or from gossip: a bad one, or a name that does not resolve, is
     // a failed exchange to log, never an exception (the core retries on its own schedule).
     let targets = [address];
@@ -336,22 +364,23 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       }
     } catch (error) {
       this.host.log.debug({ address, error: String(error) }, 'state sync address unusable');
-      return false;
+      return errorText(error);
     }
     if (targets.length === 0) {
       this.host.log.debug({ address }, 'state sync address resolved to nothing but this member');
-      return false;
+      return 'it resolved to nothing but this member';
     }
     const results = await Promise.allSettled(targets.map((target) => transport.sendStream(target, payload)));
     for (const result of results) {
       if (result.status === 'rejected')
         this.host.log.debug({ address, error: String(result.reason) }, 'state sync failed');
     }
-    return results.some((r) => r.status === 'fulfilled');
+    if (results.some((r) => r.status === 'fulfilled')) return undefined;
+    return results.map((r) => (r.status === 'rejected' ? errorText(r.reason) : '')).join('; ');
   }
 
   private receiveStream(core: SwimCore, message: StreamMessage, from: string): void {
-    // A fallback ping or ack: the core answers to the address it knows the sender by.
+    // A fallback ping or ack, or a refusal: the core answers to the address it knows the sender by.
     if (message.type !== 'push-pull') {
       core.handleStream(from, message);
       return;
@@ -431,6 +460,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
  */
 export function createNode(options: NodeOptions = {}): SwimNode {
   return new SwimNode(options);
+}
+
+/** The `AbortError` of a join given up. */
+function joinAborted(signal: AbortSignal): AbortError {
+  return new AbortError(
+    'join: the wait for the seeds was aborted; the member keeps retrying them',
+    signal.reason,
+  );
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** `s` when it is an `ip:port` address (not a host name), else undefined. */

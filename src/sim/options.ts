@@ -8,7 +8,7 @@ import { START_INCARNATION_MAX } from '../membership/identity.js';
 import { checkKnownKeys, checkNumber } from '../options.js';
 import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
-import type { ConflictPolicy } from '../swim/conflicts.js';
+import type { ConflictPolicy } from '../swim/conflict-policy.js';
 import { checkConflictPolicy } from '../swim/core-types.js';
 import type { SwimEvent } from '../swim/events.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';

@@ -21,16 +21,11 @@
 
 import { ALIVE, SUSPECT } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
+import type { ConflictPolicy } from './conflict-policy.js';
 import type { SwimContext } from './context.js';
 import type { NameConflict } from './delegates.js';
 import type { ConflictEvent } from './events.js';
 import type { AliveUpdate, ConflictNotice, NameQuery } from './messages.js';
-
-/** How a name conflict is resolved; see the file's TSDoc. Append-only. */
-export type ConflictPolicy = 'holder' | 'majority';
-
-/** Every {@link ConflictPolicy}. */
-export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['holder', 'majority'];
 
 /** A vote lasts this many probe intervals: a round trip to every member, with room for a lost datagram. */
 const VOTE_PROBE_INTERVALS = 2;
@@ -187,6 +182,7 @@ export class NameConflicts {
     this.ctx.outbox.sendPacket(to, notice);
   }
 
+  /** Ends a vote under way without a decision: the member stopped. */
   stop(): void {
     this.vote?.timer.cancel();
     this.vote = undefined;
@@ -210,6 +206,8 @@ export class NameConflicts {
   private decide(): void {
     const vote = this.vote!;
     this.vote = undefined;
+    // A member stopped meanwhile has nothing left to decide.
+    if (!this.ctx.lifecycle.isRunning) return;
     if (this.votes.size >= REPORTS_KEPT) this.votes.delete(this.votes.keys().next().value!);
     this.votes.set(vote.other, this.ctx.clock.now());
     const own = this.ctx.address;
@@ -229,7 +227,7 @@ export class NameConflicts {
       this.report({ name, existingAddress: own, otherAddress: vote.other, holderAddress: own, self: true });
       return;
     }
-    if (this.ctx.lifecycle.isRunning) this.port.yieldName();
+    this.port.yieldName();
     this.report({ name, existingAddress: winner, otherAddress: own, holderAddress: winner, self: true });
   }
 

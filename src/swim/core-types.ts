@@ -17,7 +17,7 @@ import { checkChoice, checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from './config.js';
-import { CONFLICT_POLICIES, type ConflictPolicy } from './conflicts.js';
+import { CONFLICT_POLICIES, type ConflictPolicy } from './conflict-policy.js';
 import type { MemberDirectory } from './directory.js';
 import { lan } from './profiles.js';
 

@@ -33,6 +33,7 @@ import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import { Gossiper } from './gossiper.js';
 import { Health } from './health.js';
+import type { SeedAnswer } from './join-attempt.js';
 import { Lifecycle } from './lifecycle.js';
 import { MemberView } from './member-view.js';
 import { packetBaseBytes, updateBytes } from './message-size.js';
@@ -48,8 +49,6 @@ import { Suspicions } from './suspicions.js';
 import { Tombstones } from './tombstones.js';
 
 export type { MemberInfo, SwimCoreOptions } from './core-types.js';
-
-const EMPTY = new Uint8Array(0);
 
 /**
  * A SWIM member's protocol state machine. Create it, {@link SwimCore.start} it, {@link SwimCore.join}
@@ -269,13 +268,14 @@ export class SwimCore {
    * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, this member's own
    * address skipped), which announces this member to them; while it still knows nobody it retries them,
    * one probe interval later and then twice as long each time, up to the reconnect interval. Returns at
-   * once: the answers arrive through {@link SwimCore.handleStream}.
+   * once: the answers arrive through {@link SwimCore.handleStream}, and `onAnswer` hears each seed's
+   * first one (its state, or its refusal of this member).
    *
    * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
    */
-  join(seedAddresses: readonly string[]): void {
+  join(seedAddresses: readonly string[], onAnswer?: (answer: SeedAnswer) => void): void {
     this.requireRunning('join');
-    this.sync.join(seedAddresses);
+    this.sync.join(seedAddresses, onAnswer);
   }
 
   /**
@@ -367,22 +367,8 @@ export class SwimCore {
    * with the phi of its silence now.
    */
   members(): MemberInfo[] {
-    const { directory, table } = this.view;
-    const out: MemberInfo[] = [];
     const now = this.env.clock.now();
-    for (let id = 0; id < directory.size; id++) {
-      const state = table.stateOf(id);
-      if (state === UNKNOWN) continue;
-      out.push({
-        name: directory.nameOf(id),
-        address: directory.addressOf(id),
-        state: stateName(state),
-        incarnation: table.incarnationOf(id),
-        meta: table.metadataOf(id) ?? EMPTY,
-        phi: this.phi?.phiOf(id, now) ?? 0,
-      });
-    }
-    return out;
+    return this.view.snapshot((id) => this.phi?.phiOf(id, now) ?? 0);
   }
 
   /** The state of the member called `name` in this member's view, or undefined when unknown. */
@@ -436,7 +422,7 @@ export class SwimCore {
 
   /**
    * Handles one message that arrived over a stream from `fromAddress`: a state exchange (a request is
-   * answered over a stream), or a fallback ping or its ack. Ignored unless the member is running.
+   * answered over a stream) or a refusal of one, or a fallback ping or its ack. Ignored unless the member is running.
    */
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
@@ -444,6 +430,9 @@ export class SwimCore {
     switch (message.type) {
       case 'push-pull':
         this.sync.handlePushPull(fromAddress, message);
+        return;
+      case 'refuse':
+        this.sync.handleRefuse(fromAddress, message);
         return;
       case 'ping':
         this.prober.answerStreamPing(message);

@@ -4,7 +4,7 @@
  * fields (the wire layout of docs/design.md), so the estimate is exact for that codec and an upper bound for
  * names and payloads within the usual limits.
  */
-import type { Packet, Update } from './messages.js';
+import type { Packet, Refuse, Update } from './messages.js';
 
 /** Bytes of `s` in UTF-8, without allocating. */
 export function utf8Length(s: string): number {
@@ -99,6 +99,11 @@ export function snapshotEntryBytes(
 /** Encoded size of a push-pull without its members. */
 export function pushPullBaseBytes(from: string, members: number): number {
   return 5 + strBytes(from) + arrayHeaderBytes(members); // envelope, join and reply flags
+}
+
+/** Encoded size of a refusal: the envelope, the code (a fixint) and two strings. */
+export function refuseBytes(m: Refuse): number {
+  return 4 + strBytes(m.from) + strBytes(m.reason);
 }
 
 /** Encoded size of a whole packet, updates included. */

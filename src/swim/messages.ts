@@ -5,6 +5,7 @@
  * of well-formed UTF-8, incarnations and sequence numbers unsigned 32-bit integers; the decoder drops a
  * message with any field outside its bounds (the limits of docs/design.md, "Wire"), and the encoder refuses to write one.
  */
+import type { JoinRefusalCode } from './refusal.js';
 
 /** A member announces (or someone relays) that it is alive at an incarnation, with its metadata. */
 export interface AliveUpdate {
@@ -281,8 +282,23 @@ export interface PushPull {
 }
 
 /**
- * Everything sent over a stream: the state exchange, and memberlist's TCP fallback probe, a {@link Ping}
- * answered by an {@link Ack} on a stream of its own (a member whose datagrams are lost, but whose TCP
- * connections get through, is not suspected for it).
+ * A seed's answer to a state exchange it will not take: sent instead of its member list, so that the
+ * requester's `join()` fails with the code and the reason rather than resolving while it stays alone.
  */
-export type StreamMessage = PushPull | Ping | Ack;
+export interface Refuse {
+  /** Discriminant of {@link StreamMessage}. */
+  readonly type: 'refuse';
+  /** The refusing member's name. */
+  readonly from: string;
+  /** Why; carried as its index in `JOIN_REFUSAL_CODES` (the codes' wire order). */
+  readonly code: JoinRefusalCode;
+  /** A sentence for people, 1 to 255 bytes of UTF-8. */
+  readonly reason: string;
+}
+
+/**
+ * Everything sent over a stream: the state exchange and its refusal, and memberlist's TCP fallback
+ * probe, a {@link Ping} answered by an {@link Ack} on a stream of its own (a member whose datagrams are
+ * lost, but whose TCP connections get through, is not suspected for it).
+ */
+export type StreamMessage = PushPull | Refuse | Ping | Ack;

@@ -168,7 +168,7 @@ export class MembershipRules {
    * it is joining. Returns a refusal, having merged nothing, when the joiner claims a name another live
    * member holds (under the `holder` conflict policy).
    */
-  merge(members: MemberList, from: string, join = false): Refusal | undefined {
+  merge(members: MemberList, from: string, join: boolean): Refusal | undefined {
     const { view, outbox, name: self } = this.ctx;
     const { directory, table } = view;
     const { names, addresses, incarnations, states, metas } = members;

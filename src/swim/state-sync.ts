@@ -14,8 +14,9 @@
 import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
 import type { SwimContext } from './context.js';
-import { pushPullBaseBytes, snapshotEntryBytes } from './message-size.js';
-import type { MemberList, PushPull, StreamMessage } from './messages.js';
+import { JoinAttempt, type SeedAnswer } from './join-attempt.js';
+import { pushPullBaseBytes, refuseBytes, snapshotEntryBytes } from './message-size.js';
+import type { MemberList, PushPull, Refuse, StreamMessage } from './messages.js';
 import type { Refusal } from './refusal.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 
@@ -28,8 +29,8 @@ export interface StateSyncPort {
   /** This member's incarnation now (its own statement about itself). */
   readonly incarnation: number;
   /**
-   * Merges a member list received from `from`, `join` when it is joining (the membership rules); returns
-   * a refusal when nothing was merged because the joiner is turned away.
+   * Merges a member list received from `from`, joining or not (the membership rules); a refusal merged
+   * nothing and is the answer to send instead of this member's state.
    */
   merge(members: MemberList, from: string, join: boolean): Refusal | undefined;
   /** Forgets the tombstones past their time (the tombstones). */
@@ -50,6 +51,7 @@ export class StateSync {
   private seedRetryMs = 0;
   private lastStrangerMs = Number.NEGATIVE_INFINITY;
   private seeds: readonly string[] = [];
+  private attempt: JoinAttempt | undefined;
   private readonly backoff = new Map<number, Backoff>();
   private readonly scratch: number[] = [];
   private readonly onPushPull = (): void => this.pushPullTick();
@@ -78,26 +80,61 @@ export class StateSync {
    * Exchanges state with every seed, and retries them while this member still knows nobody: one probe
    * interval later, then twice as long each time, up to the reconnect interval. Members started together
    * (or before their seeds) thus find each other within seconds rather than a reconnect interval.
+   * `onAnswer` hears each seed's first answer, its state or its refusal, until every seed has answered
+   * or the next join.
    */
-  join(seedAddresses: readonly string[]): void {
+  join(seedAddresses: readonly string[], onAnswer?: (answer: SeedAnswer) => void): void {
     this.seeds = [...seedAddresses];
+    const own = this.ctx.address;
+    this.attempt =
+      onAnswer === undefined
+        ? undefined
+        : new JoinAttempt(
+            seedAddresses.filter((a) => a !== own),
+            onAnswer,
+          );
     this.exchangeWithSeeds();
     this.seedTimer?.cancel();
     this.seedRetryMs = this.ctx.config.probeIntervalMs;
     this.seedTimer = this.ctx.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
   }
 
+  /**
+   * A request is merged and answered with this member's state, or with the refusal the rules gave (and
+   * then nothing was merged); a reply is merged, and answers the join it belongs to. A reply echoes the
+   * request's `join` flag, as memberlist's does, so that the joiner can tell the answer to its join.
+   */
   handlePushPull(fromAddress: string, message: PushPull): void {
     const port = this.port;
     if (!message.reply) {
-      // A refused joiner gets no member list: it would otherwise join through it.
-      if (port.merge(message.members, message.from, message.join) !== undefined) return;
-      this.sendState(fromAddress, false, true);
+      const refusal = port.merge(message.members, message.from, message.join);
+      if (refusal === undefined) this.sendState(fromAddress, message.join, true);
+      else this.refuse(fromAddress, refusal);
       return;
     }
     const before = port.incarnation;
-    port.merge(message.members, message.from, false);
+    port.merge(message.members, message.from, message.join);
+    this.answered(fromAddress, message.join, undefined);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
+  }
+
+  /** A seed refused this member's state exchange: the join it answers fails with it. */
+  handleRefuse(fromAddress: string, message: Refuse): void {
+    this.answered(fromAddress, true, { code: message.code, reason: message.reason });
+  }
+
+  private answered(address: string, toJoin: boolean, refusal: Refusal | undefined): void {
+    const attempt = this.attempt;
+    if (attempt === undefined) return;
+    attempt.answered(address, toJoin, refusal);
+    if (attempt.done) this.attempt = undefined;
+  }
+
+  private refuse(address: string, refusal: Refusal): void {
+    const { name, counters, outbox } = this.ctx;
+    const message: Refuse = { type: 'refuse', from: name, code: refusal.code, reason: refusal.reason };
+    counters.streamsSent++;
+    outbox.sendStream(address, message, refuseBytes(message));
   }
 
   /**

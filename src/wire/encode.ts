@@ -18,6 +18,7 @@ import { Packr } from 'msgpackr';
 import { InvalidArgumentError } from '../errors.js';
 import type { Heartbeat } from '../heartbeat/messages.js';
 import type { MemberList, Packet, StreamMessage, Update } from '../swim/messages.js';
+import { JOIN_REFUSAL_CODES } from '../swim/refusal.js';
 import { DATAGRAM_BYTES_MAX } from './limits.js';
 import { MessageTag, UpdateTag, WIRE_VERSION } from './tags.js';
 import { heartbeatProblem, packetProblem, streamMessageProblem } from './validate.js';
@@ -87,6 +88,10 @@ function memberFields(m: MemberList): unknown[] {
 
 /** The MessagePack array of a valid stream message, as {@link encodeStream} writes it. */
 function streamFields(message: StreamMessage): unknown[] {
+  if (message.type === 'refuse') {
+    const code = JOIN_REFUSAL_CODES.indexOf(message.code);
+    return [WIRE_VERSION, MessageTag.refuse, message.from, code, message.reason];
+  }
   if (message.type !== 'push-pull') return packetFields(message);
   return [
     WIRE_VERSION,
@@ -127,7 +132,7 @@ export function encodePacket(packet: Packet): Uint8Array {
 }
 
 /**
- * Encodes a stream message (a push-pull, or a fallback ping or ack) as the body of a stream frame; the transport adds the frame's
+ * Encodes a stream message (a push-pull or its refusal, or a fallback ping or ack) as the body of a stream frame; the transport adds the frame's
  * length prefix (the stream framing of docs/design.md, "Wire").
  *
  * @throws {@link InvalidArgumentError} when a field is out of its range, the member columns differ in

@@ -10,12 +10,14 @@
  */
 import type { Heartbeat } from '../heartbeat/messages.js';
 import { wellFormedUtf8Length } from '../membership/limits.js';
-import type { MemberList, Packet, StreamMessage, Update } from '../swim/messages.js';
+import type { MemberList, Packet, Refuse, StreamMessage, Update } from '../swim/messages.js';
+import { JOIN_REFUSAL_CODES } from '../swim/refusal.js';
 import {
   ADDRESS_BYTES_MAX,
   MEMBERS_PER_PUSH_PULL_MAX,
   META_BYTES_MAX,
   NAME_BYTES_MAX,
+  REFUSAL_REASON_BYTES_MAX,
   U32_MAX,
   UPDATES_PER_PACKET_MAX,
   USER_PAYLOAD_BYTES_MAX,
@@ -87,6 +89,8 @@ const RANGE_TEXT = {
   payload: `a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
   boolean: 'a boolean',
   state: `a state code in [0, ${STATE_CODE_MAX}]`,
+  reason: `a string of 1 to ${REFUSAL_REASON_BYTES_MAX} bytes of well-formed UTF-8 without U+FFFD`,
+  refusal: `a refusal code index in [0, ${JOIN_REFUSAL_CODES.length - 1}]`,
 } as const;
 
 /** What a field must be, in words, for messages. */
@@ -250,9 +254,19 @@ function memberListProblem(m: MemberList): string | undefined {
   return undefined;
 }
 
+function refuseProblem(message: Refuse): string | undefined {
+  const known = JOIN_REFUSAL_CODES.includes(message.code) ? FIELD_OK : OUT_OF_RANGE;
+  return (
+    field('refuse', -1, 'from', 'name', checkName(message.from)) ??
+    field('refuse', -1, 'code', 'refusal', known) ??
+    field('refuse', -1, 'reason', 'reason', checkString(message.reason, REFUSAL_REASON_BYTES_MAX))
+  );
+}
+
 /** The first invalid field of `message`, as `path: problem`, or undefined when it is valid. */
 export function streamMessageProblem(message: StreamMessage): string | undefined {
   if (message?.type === 'ping' || message?.type === 'ack') return packetProblem(message);
+  if (message?.type === 'refuse') return refuseProblem(message);
   if (message?.type !== 'push-pull') {
     return `type: unknown stream message type ${String((message as { type?: unknown } | undefined)?.type)}`;
   }

@@ -12,7 +12,15 @@ import type { NodeOptions } from '../../src/node/node-options.js';
 import { encodePacket } from '../../src/wire/encode.js';
 import { KEY_BYTES, Keyring } from '../../src/wire/keyring.js';
 import { SEAL_OVERHEAD_BYTES, Sealer } from '../../src/wire/seal.js';
-import { holds, type Member, MemoryCluster, poll, thrown, view } from '../support/node-harness.js';
+import {
+  holds,
+  type Member,
+  MemoryCluster,
+  poll,
+  settleWhileRunning,
+  thrown,
+  view,
+} from '../support/node-harness.js';
 
 const clusters: MemoryCluster[] = [];
 const udpNodes: SwimNode[] = [];
@@ -71,7 +79,8 @@ describe('an encrypted cluster on the memory network', () => {
     const c = newCluster(2);
     const members = await formWith(c, 3, () => sealed());
     const intruder = await c.start(4, outsider);
-    await intruder.node.join([members[0]!.address]);
+    const joined = await settleWhileRunning(c.clock, intruder.node.join([members[0]!.address]), 15_000);
+    expect(joined).toMatchObject({ ok: false, error: { name: 'JoinError' } });
     await c.run(15_000);
     expect(Object.keys(view(intruder.node))).toEqual(['n4']);
     for (const m of members) expect(Object.keys(view(m.node)).sort()).toEqual(['n1', 'n2', 'n3']);
@@ -84,7 +93,8 @@ describe('an encrypted cluster on the memory network', () => {
     const c = newCluster(3);
     const members = await formWith(c, 3, () => ({}));
     const loner = await c.start(4, sealed());
-    await loner.node.join([members[0]!.address]);
+    const joined = await settleWhileRunning(c.clock, loner.node.join([members[0]!.address]), 15_000);
+    expect(joined).toMatchObject({ ok: false, error: { name: 'JoinError' } });
     await c.run(15_000);
     expect(Object.keys(view(loner.node))).toEqual(['n4']);
     for (const m of members) expect(view(m.node).n4).toBeUndefined();
@@ -114,7 +124,8 @@ describe('an encrypted cluster on the memory network', () => {
     }
     // The old key no longer opens anything: a member still on it is kept out.
     const late = await c.start(6, sealed('prod', 1));
-    await late.node.join([members[0]!.address]);
+    const joined = await settleWhileRunning(c.clock, late.node.join([members[0]!.address]), 15_000);
+    expect(joined).toMatchObject({ ok: false, error: { name: 'JoinError' } });
     await c.run(5_000);
     expect(Object.keys(view(late.node))).toEqual(['n6']);
     expect(members[0]!.node.counters().drops['decrypt-failed']).toBeGreaterThan(0);

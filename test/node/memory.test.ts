@@ -6,7 +6,13 @@
  * asserted are the protocol's, not the machine's.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, InvalidOptionError, LifecycleError, NetworkError } from '../../src/errors.js';
+import {
+  InvalidArgumentError,
+  InvalidOptionError,
+  JoinError,
+  LifecycleError,
+  NetworkError,
+} from '../../src/errors.js';
 import { createNode } from '../../src/node/node.js';
 import type { NodeCounters } from '../../src/node/node-counters.js';
 import { isMemberEvent, type MemberEvent, type SwimEvent } from '../../src/swim/events.js';
@@ -533,8 +539,8 @@ describe('seeds', () => {
     // DNS points at an address where nobody listens yet.
     c.resolver.a.set('seeds.cluster.test', ['10.0.0.9']);
     const error = await rejection(second.node.join(['seeds.cluster.test:7946']));
-    expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED' });
+    expect(error).toBeInstanceOf(JoinError);
+    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED', seed: 'seeds.cluster.test:7946' });
     const askedAtJoin = c.resolver.count('seeds.cluster.test');
     expect(askedAtJoin).toBeGreaterThan(0);
 
@@ -559,8 +565,7 @@ describe('seeds', () => {
     const early = [await c.start(2), await c.start(3)];
     for (const m of early) {
       const error = await rejection(m.node.join(['10.0.0.1:7946']));
-      expect(error).toMatchObject({ name: 'NetworkError', code: 'FDKIT_CONNECT_FAILED' });
-      expect((error as NetworkError).address).toContain('10.0.0.1:7946');
+      expect(error).toMatchObject({ name: 'JoinError', code: 'FDKIT_CONNECT_FAILED', seed: '10.0.0.1:7946' });
     }
     const first = await c.start(1);
     const all = [first, ...early];
@@ -575,9 +580,14 @@ describe('seeds', () => {
     const c = newCluster(16);
     const m = await c.start(1);
     const error = await rejection(m.node.join(['10.0.0.200:7946', '10.0.0.201:7946']));
-    expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED' });
+    expect(error).toBeInstanceOf(JoinError);
+    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED', seed: '10.0.0.200:7946' });
+    expect((error as JoinError).seeds.map((o) => `${o.seed} ${o.code}`)).toEqual([
+      '10.0.0.200:7946 FDKIT_CONNECT_FAILED',
+      '10.0.0.201:7946 FDKIT_CONNECT_FAILED',
+    ]);
     expect((error as Error).message).toContain('10.0.0.200:7946');
+    expect((error as Error).message).toContain('10.0.0.201:7946');
     expect(m.node.members().map((x) => x.name)).toEqual(['n1']);
   });
 

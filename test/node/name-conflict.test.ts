@@ -5,12 +5,12 @@
  * one is gone. Waits poll with deadlines that bound the test; they do not assert speed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidOptionError, LifecycleError } from '../../src/errors.js';
+import { InvalidOptionError, JoinError, LifecycleError } from '../../src/errors.js';
 import { createNode, type SwimNode } from '../../src/node/node.js';
 import type { NodeOptions } from '../../src/node/node-options.js';
 import type { SwimConfig } from '../../src/swim/config.js';
 import type { ConflictEvent, SwimEvent } from '../../src/swim/events.js';
-import { poll, thrown } from '../support/node-harness.js';
+import { poll, rejection, thrown } from '../support/node-harness.js';
 
 const FAST: Partial<SwimConfig> = Object.freeze({
   probeIntervalMs: 200,
@@ -68,8 +68,13 @@ describe('two SwimNodes under one name, over UDP', () => {
     await poll(() => seed.node.members().some((m) => m.name === 'x' && m.state === 'alive'), 'x joined');
     const incarnation = holder.node.localMember.incarnation;
     const impostor = await start('x');
-    // Refused by the seed (the join helper turns that into a failed join(); here it only goes unanswered).
-    void impostor.node.join([seed.node.localAddress]).catch(() => {});
+    // Refused by the seed: the join fails with the code, and says who holds the name.
+    const refused = await rejection(impostor.node.join([seed.node.localAddress]));
+    expect(refused).toBeInstanceOf(JoinError);
+    expect(refused).toMatchObject({ code: 'FDKIT_JOIN_NAME_CONFLICT', seed: seed.node.localAddress });
+    expect((refused as JoinError).reason).toBe(
+      `the name x is held by a live member at ${holder.node.localAddress}`,
+    );
     await poll(() => conflicts(holder).length > 0 && conflicts(impostor).length > 0, 'both conflict events');
     const held = holder.node.localAddress;
     const other = impostor.node.localAddress;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Simulation, simAddress } from '../../src/sim/simulation.js';
-import type { ConflictPolicy } from '../../src/swim/conflicts.js';
+import type { ConflictPolicy } from '../../src/swim/conflict-policy.js';
 import { type ConflictEvent, isMemberEvent, type SwimEvent } from '../../src/swim/events.js';
 
 const HOLDER = 2;

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD } from '../../src/membership/member-state.js';
-import { type ConflictPolicy, NameConflicts } from '../../src/swim/conflicts.js';
+import type { ConflictPolicy } from '../../src/swim/conflict-policy.js';
+import { NameConflicts } from '../../src/swim/conflicts.js';
 import type { NameConflict } from '../../src/swim/delegates.js';
 import type { ConflictEvent } from '../../src/swim/events.js';
 import type { AliveUpdate, ConflictNotice } from '../../src/swim/messages.js';
@@ -220,11 +221,17 @@ describe('NameConflicts, majority policy', () => {
     expect(queried(s)).toHaveLength(2);
   });
 
-  it('stop() ends a vote without a decision', () => {
+  it('stop() ends a vote without a decision, and so does a member stopped otherwise', () => {
+    const stopped = voting(['a', 'b']);
+    stopped.conflicts.handleNotice(notice('b', IMPOSTOR, OWN));
+    stopped.conflicts.stop();
+    expect(stopped.h.clock.nextDueMs()).toBeUndefined();
+    run(stopped.h.clock, voteMs(stopped));
+    expect([stopped.yielded(), stopped.events.length]).toEqual([0, 0]);
     const s = voting(['a', 'b', 'c']);
     s.conflicts.handleNotice(notice('b', IMPOSTOR, OWN));
     s.conflicts.handleNotice(notice('c', IMPOSTOR, OWN));
-    s.conflicts.stop();
+    s.h.ctx.lifecycle.phase = 'stopped';
     run(s.h.clock, voteMs(s));
     expect([s.yielded(), s.events.length]).toEqual([0, 0]);
   });

@@ -11,7 +11,7 @@ describe('MembershipRules, over a fake port', () => {
     const h = harness();
     h.know('x', ALIVE, 4);
     const { rules: r, suspected } = rules(h);
-    r.merge(list([['x', 4, DEAD]]), 'peer');
+    r.merge(list([['x', 4, DEAD]]), 'peer', false);
     expect(suspected).toEqual([{ kind: 'suspect', name: 'x', incarnation: 4, from: 'peer' }]);
     expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(ALIVE);
   });
@@ -26,6 +26,7 @@ describe('MembershipRules, over a fake port', () => {
         ['y', 2, ALIVE],
       ]),
       'peer',
+      false,
     );
     expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(LEFT);
     expect(h.ctx.view.table.stateOf(h.id('y'))).toBe(ALIVE);
@@ -174,7 +175,7 @@ describe('MembershipRules.dead', () => {
 describe('MembershipRules.merge', () => {
   it('a member that knew nobody learns members quietly; one that knew some gossips them on', () => {
     const joining = harness();
-    rules(joining).rules.merge(list([['y', 2, ALIVE]]), 'peer');
+    rules(joining).rules.merge(list([['y', 2, ALIVE]]), 'peer', false);
     expect(joining.ctx.view.table.stateOf(joining.id('y'))).toBe(ALIVE);
     expect(queued(joining)).toEqual([]);
     const member = harness();
@@ -185,10 +186,11 @@ describe('MembershipRules.merge', () => {
         ['z', 2, LEFT],
       ]),
       'peer',
+      false,
     );
     expect(queued(member)).toEqual(['alive y']);
     member.know('z', ALIVE, 1);
-    rules(member).rules.merge(list([['z', 2, LEFT]]), 'peer');
+    rules(member).rules.merge(list([['z', 2, LEFT]]), 'peer', false);
     expect(queued(member)[0]).toBe('dead z'); // unsent: first
   });
 
@@ -204,6 +206,7 @@ describe('MembershipRules.merge', () => {
         metas: [NO_META, NO_META],
       },
       'peer',
+      false,
     );
     expect(h.ctx.view.clusterSize).toBe(2);
     expect(h.ctx.view.directory.size).toBe(2);
@@ -212,7 +215,7 @@ describe('MembershipRules.merge', () => {
   it('this member listed at another address is a conflict, never refuted', () => {
     const h = harness();
     const { rules: r, self, conflicts } = rules(h);
-    r.merge({ ...list([['self', 1, ALIVE]]), addresses: ['elsewhere:1'] }, 'peer');
+    r.merge({ ...list([['self', 1, ALIVE]]), addresses: ['elsewhere:1'] }, 'peer', false);
     expect(self.incarnation).toBe(1);
     expect(h.ctx.counters.refutations).toBe(0);
     expect(conflicts).toEqual(['self elsewhere:1']);
@@ -232,6 +235,7 @@ describe('MembershipRules.merge', () => {
         ['n', 6, ALIVE],
       ]),
       'peer',
+      false,
     );
     // The notice leads its packet (which the outbox fills with what waits, the revival of n among them).
     expect(h.packets.map(({ to, packet }) => [to, packet.type, packet.updates[0]])).toEqual([
@@ -248,7 +252,7 @@ describe('MembershipRules.merge', () => {
   it('a death listed of a member the view does not know is not suspected', () => {
     const h = harness();
     const { rules: r, suspected } = rules(h);
-    r.merge(list([['z', 3, DEAD]]), 'peer');
+    r.merge(list([['z', 3, DEAD]]), 'peer', false);
     expect(suspected).toEqual([]);
     expect(h.ctx.view.directory.find('z')).toBeUndefined();
   });

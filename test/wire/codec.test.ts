@@ -263,6 +263,7 @@ describe('tags and layout (append-only: these numbers never change)', () => {
       compound: 7,
       pushPull: 8,
       heartbeat: 9,
+      refuse: 10,
       conflict: 11,
       nameQuery: 12,
     });

@@ -337,7 +337,7 @@ describe('envelope', () => {
   });
 
   it('drops an unknown message type, and a type on the wrong channel', () => {
-    for (const type of [0, 10, 13, 127, 200, 65_535, -1]) {
+    for (const type of [0, 13, 127, 200, 65_535, -1]) {
       expectDatagramDrop(pack([1, type, 'a', []]), 'unknown-type', /unknown message type/);
       expectStreamDrop(pack([1, type, 'a', true, false, []]), 'unknown-type', /unknown message type/);
     }
