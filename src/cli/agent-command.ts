@@ -106,6 +106,15 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
         io.stdout(`${JSON.stringify(line)}\n`);
       });
     }
+    node.on('declared-dead', (e) => {
+      // Part of the cluster held this member dead: an operator may want to know why (a pause, a cut).
+      logger.warn(
+        { accuser: e.accuser, incarnation: e.incarnation, refuted: e.refuted },
+        e.refuted
+          ? 'declared dead by another member; refuted'
+          : 'declared dead by another member while leaving',
+      );
+    });
     await node.start();
   } catch (error) {
     if (error instanceof NetworkError || error instanceof InvalidOptionError) {

@@ -92,9 +92,16 @@ export {
 } from '../omega/leader-options.js';
 export { DEFAULT_PRIORITY, priorityFromMeta } from '../omega/priority.js';
 export type { LogBindings, Logger } from '../runtime/logger.js';
+export type { ConflictPolicy } from '../swim/conflict-policy.js';
 export type { MemberInfo } from '../swim/core.js';
 export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
-export type { MessageEvent, SwimEvent } from '../swim/events.js';
+export {
+  type ConflictEvent,
+  type DeclaredDeadEvent,
+  isMemberEvent,
+  type MessageEvent,
+  type SwimEvent,
+} from '../swim/events.js';
 export * from '../transport/index.js';
 export { DROP_REASONS as WIRE_DROP_REASONS, type DropReason as WireDropReason } from '../wire/drop-reason.js';
 export { KEY_BYTES, Keyring } from '../wire/keyring.js';

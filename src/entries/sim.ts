@@ -11,6 +11,7 @@ export {
   type CrashFault,
   type FaultPlan,
   type FaultRequest,
+  type ImpostorFault,
   type PartitionFault,
   type PauseFault,
   planFaults,

@@ -43,6 +43,12 @@ export const METRICS = {
     [],
     'Suspicions or deaths of this member that it refuted with a higher incarnation.',
   ),
+  nameConflicts: define(
+    'name_conflicts_total',
+    'counter',
+    [],
+    'Name conflicts this member reported: two addresses claiming one name, at most once a push-pull interval each.',
+  ),
   deaths: define('deaths_total', 'counter', ['cause'], 'Members this member came to hold dead, by cause.'),
   transitions: define(
     'transitions_total',

@@ -51,6 +51,10 @@ export function nodeMetrics(
     count((c) => c.refutations),
   );
   factory.countOf(
+    METRICS.nameConflicts,
+    count((c) => c.nameConflicts),
+  );
+  factory.countOf(
     METRICS.probes,
     count((c) => c.probes),
   );

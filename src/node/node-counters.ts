@@ -71,6 +71,8 @@ export interface NodeCounters {
   mergesRefused: number;
   /** Delegate calls that threw or answered something unusable (each also logged at warn). */
   delegateErrors: number;
+  /** Name conflicts this member reported: one per `conflict` event. */
+  nameConflicts: number;
 }
 
 /** The datagram counters of a node or heartbeat monitor, from its transport (zero before it started). */
@@ -133,5 +135,6 @@ export function nodeCounters(
     aliveRefused: core?.aliveRefused ?? 0,
     mergesRefused: core?.mergesRefused ?? 0,
     delegateErrors: core?.delegateErrors ?? 0,
+    nameConflicts: core?.nameConflicts ?? 0,
   };
 }

@@ -12,6 +12,8 @@ import { type AdaptiveTimeoutOptions, checkAdaptiveTimeoutOptions } from '../swi
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
 import { checkDelegates } from '../swim/delegate-guard.js';
 import type { SwimDelegates } from '../swim/delegates.js';
+import type { ConflictPolicy } from '../swim/conflict-policy.js';
+import { checkConflictPolicy } from '../swim/core-types.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
@@ -116,6 +118,12 @@ export interface NodeOptions {
    * logged at warn and counted (`delegateErrors`); a filter that throws refuses. None by default.
    */
   readonly delegates?: SwimDelegates;
+  /**
+   * How a name claimed from two addresses is resolved: `holder` (default, memberlist's) keeps it where
+   * the cluster holds it and refuses the newcomer's join; `majority` (serf's) asks every member, and the
+   * claimant with fewer votes shuts down. Either way both claimants get a `conflict` event.
+   */
+  readonly conflictPolicy?: ConflictPolicy;
 }
 
 /** What {@link resolveNodeOptions} settles before anything is bound. */
@@ -156,6 +164,7 @@ const KNOWN = [
   'keyring',
   'label',
   'delegates',
+  'conflictPolicy',
 ] as const;
 
 /** Validates what can be checked without binding; the transport and the core check the rest. */
@@ -189,6 +198,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   checkLogger(OWNER, options.logger);
   checkLocalHealthOption(OWNER, options.localHealth);
   checkDelegates(OWNER, options.delegates);
+  checkConflictPolicy(OWNER, options.conflictPolicy);
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,
     max: 600_000,

@@ -12,7 +12,13 @@ import { Random } from '../runtime/random.js';
 import { entropySeed } from '../runtime/system.js';
 import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 import type { SwimEnvironment } from '../swim/environment.js';
-import type { MemberEvent, MessageEvent, SwimEvent } from '../swim/events.js';
+import type {
+  ConflictEvent,
+  DeclaredDeadEvent,
+  MemberEvent,
+  MessageEvent,
+  SwimEvent,
+} from '../swim/events.js';
 import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
@@ -49,6 +55,10 @@ export interface NodeEventMap {
   update: [MemberEvent];
   /** An application message arrived: a direct send, or a broadcast delivered by gossip. */
   message: [MessageEvent];
+  /** Two addresses claim one name; `self` when this member is one of them (also logged at warn). */
+  conflict: [ConflictEvent];
+  /** Another member declared this one dead; it refuted unless it was leaving (`fdkit agent` logs it). */
+  'declared-dead': [DeclaredDeadEvent];
 }
 
 /** Options of {@link SwimNode.join}. */
@@ -308,6 +318,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
               appStateBytesMax(options.streamBytesMax ?? TRANSPORT_DEFAULTS.streamBytesMax),
             ),
           }),
+      ...(options.conflictPolicy === undefined ? {} : { conflictPolicy: options.conflictPolicy }),
     };
     const core = new SwimCore(coreOptions, this.environment(transport));
     this.batcher = new DatagramBatcher(
@@ -436,8 +447,30 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   private dispatch(event: SwimEvent): void {
     this.host.push(event);
-    if (event.type === 'message') this.emit('message', event);
-    else this.emit(event.type, event);
+    switch (event.type) {
+      case 'message':
+        this.emit('message', event);
+        return;
+      case 'conflict':
+        this.conflicted(event);
+        this.emit('conflict', event);
+        return;
+      case 'declared-dead':
+        this.emit('declared-dead', event);
+        return;
+      default:
+        this.emit(event.type, event);
+    }
+  }
+
+  /** Logs a name conflict; a member that lost its name to a majority (its core stopped) shuts down. */
+  private conflicted(event: ConflictEvent): void {
+    const { name, existingAddress, otherAddress, holderAddress, self } = event;
+    this.host.log.warn({ name, existingAddress, otherAddress, holderAddress, self }, 'name conflict');
+    if (this.host.core?.isRunning !== false) return;
+    this.host.log.warn({ name, holderAddress }, 'lost the name to a majority of the cluster, shutting down');
+    // Not from inside the core's handler that reported it.
+    queueMicrotask(() => void this.shutdown());
   }
 
   private requireRunning(method: string): SwimCore {

@@ -9,6 +9,8 @@ import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
 import type { SwimDelegates } from '../swim/delegates.js';
+import type { ConflictPolicy } from '../swim/conflict-policy.js';
+import { checkConflictPolicy } from '../swim/core-types.js';
 import type { SwimEvent } from '../swim/events.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { FaultPlan } from './faults.js';
@@ -82,6 +84,8 @@ export interface SimulationOptions {
       };
   /** Called about once per virtual second with the virtual time reached. */
   readonly onProgress?: (virtualMs: number, totalMs: number) => void;
+  /** How members resolve name conflicts (see `SwimCoreOptions.conflictPolicy`). Default `holder`. */
+  readonly conflictPolicy?: ConflictPolicy;
   /** Receives every event of every member, for tests and timelines. */
   readonly onEvent?: (observer: number, event: SwimEvent) => void;
   /** Reads resident memory, for the report's peakRssMb (the CLI passes the host's). */
@@ -109,6 +113,7 @@ const KNOWN_OPTIONS = [
   'member',
   'checkAgreement',
   'leader',
+  'conflictPolicy',
   'onProgress',
   'onEvent',
   'rssBytes',
@@ -135,6 +140,7 @@ export function checkOptions(options: SimulationOptions): { nodes: number; profi
       `${OWNER}: option member must be a function of a member's index, got ${describeReceived(options.member)}`,
     );
   }
+  checkConflictPolicy(OWNER, options.conflictPolicy);
   const profile = options.profile ?? 'lan';
   if (!(profile in profiles)) {
     throw new InvalidOptionError(
@@ -187,6 +193,10 @@ export function checkPlan(plan: FaultPlan, nodes: number, joiner: number): void 
   for (const p of plan.pauses) check('faults.pauses', p.member);
   for (const s of plan.slowCpus) check('faults.slowCpus', s.member);
   for (const part of plan.partitions) for (const m of part.side) check('faults.partitions', m);
+  for (const i of plan.impostors ?? []) {
+    check('faults.impostors', i.member);
+    check('faults.impostors', i.of);
+  }
 }
 
 /** Checks member `i`'s own seeds: indexes of other members. */

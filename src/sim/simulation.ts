@@ -20,9 +20,10 @@ import { VirtualClock } from '../runtime/virtual-clock.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
+import { isMemberEvent } from '../swim/events.js';
 import { profiles } from '../swim/profiles.js';
 import { simAddress, simIndexOf, simName } from './addresses.js';
-import { type FaultPlan, NO_FAULTS } from './faults.js';
+import { type FaultPlan, type ImpostorFault, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
 import { lanNetwork, SimNetwork } from './network.js';
 import {
@@ -120,14 +121,19 @@ export class Simulation {
             ),
           );
     const startIncarnation = Math.floor(this.clock.wallNow() / 1000);
+    // The joiner and the impostors' slots start later, or never as themselves.
+    const later = [
+      ...(this.joiner >= 0 ? [this.joiner] : []),
+      ...(this.plan.impostors ?? []).map((f) => f.member),
+    ];
     for (let i = 0; i < nodes; i++) {
-      if (i === this.joiner) continue;
+      if (later.includes(i)) continue;
       if (options.formed === false) {
         this.start(i, 0, false);
         continue;
       }
       const core = this.createCore(i);
-      core.assumeDirectoryMembers(startIncarnation, this.joiner >= 0 ? [this.joiner] : []);
+      core.assumeDirectoryMembers(startIncarnation, later);
       this.processes[i]!.core = core;
       this.startLeader(i, core, baseline);
       core.start();
@@ -263,17 +269,20 @@ export class Simulation {
     return held === undefined && this.metrics.heldDeadSinceCrash(observer, member);
   }
 
-  private createCore(i: number, incarnation?: number): SwimCore {
+  /** A core for member `i`'s process; `claims`: an impostor under member `claims`'s name, on its own directory. */
+  private createCore(i: number, incarnation?: number, claims?: number): SwimCore {
     const process = this.processes[i]!;
     const ownAddress = this.directory.addressOf(i);
     const own = this.own[i]!;
     const core = new SwimCore(
       {
         // The directory's own strings, so that comparing names in lookups stops at the pointer.
-        name: this.directory.nameOf(i),
+        name: this.directory.nameOf(claims ?? i),
         address: this.directory.addressOf(i),
         config: this.config,
-        directory: this.directory,
+        // A shared directory holds one address per name: the impostor's would overwrite the holder's.
+        directory: claims === undefined ? this.directory : new MemberDirectory(),
+        ...(this.options.conflictPolicy === undefined ? {} : { conflictPolicy: this.options.conflictPolicy }),
         ...(incarnation === undefined ? {} : { incarnation }),
         trackPhi: this.options.trackPhi ?? this.processes.length <= 2000,
         ...(this.options.adaptiveProbeTimeout === undefined
@@ -308,7 +317,7 @@ export class Simulation {
           });
         },
         emit: (event) => {
-          if (event.type !== 'message') {
+          if (isMemberEvent(event)) {
             this.metrics.record(i, event);
             this.leaders?.[i]?.observe(event);
           }
@@ -408,6 +417,10 @@ export class Simulation {
       );
       clock.setTimer(part.atMs + part.durationMs, () => this.network.heal());
     }
+    for (const f of this.plan.impostors ?? []) {
+      clock.setTimer(f.atMs, () => this.startImpostor(f));
+      if (f.untilMs !== undefined) clock.setTimer(f.untilMs, () => this.processes[f.member]!.crash(false));
+    }
     for (const s of this.plan.slowCpus) {
       end(s.atMs + s.durationMs);
       clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs, s.timersFirst === true));
@@ -445,6 +458,13 @@ export class Simulation {
     core.join(this.seeds[i]!);
     if (isJoin) this.metrics.joined(i, atMs);
     else this.metrics.restarted(i);
+  }
+
+  private startImpostor(f: ImpostorFault): void {
+    const core = this.createCore(f.member, undefined, f.of);
+    this.processes[f.member]!.restart(core);
+    core.start();
+    core.join(this.seeds[f.member]!);
   }
 
   /**

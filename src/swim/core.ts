@@ -18,6 +18,7 @@ import { ALIVE, LEFT, type MemberStateName, stateName, UNKNOWN } from '../member
 import { AdaptiveTimeout } from './adaptive-timeout.js';
 import { Broadcasts } from './broadcasts.js';
 import type { SwimConfig } from './config.js';
+import { NameConflicts } from './conflicts.js';
 import type { SwimContext } from './context.js';
 import {
   checkPayload,
@@ -51,8 +52,6 @@ import { Tombstones } from './tombstones.js';
 
 export type { MemberInfo, SwimCoreOptions } from './core-types.js';
 
-const EMPTY = new Uint8Array(0);
-
 /**
  * A SWIM member's protocol state machine. Create it, {@link SwimCore.start} it, {@link SwimCore.join}
  * seeds, and feed it what arrives ({@link SwimCore.handlePacket}, {@link SwimCore.handleStream}); it
@@ -79,6 +78,7 @@ export class SwimCore {
   private readonly health: Health;
   private readonly self: SelfState;
   private readonly rules: MembershipRules;
+  private readonly conflicts: NameConflicts;
   private readonly suspicions: Suspicions;
   private readonly tombstones: Tombstones;
   private readonly deathWatch: DeathWatch | undefined;
@@ -98,7 +98,8 @@ export class SwimCore {
    *   starting incarnation outside 0 to 2^32 − 16, or a `config` field out of its range.
    */
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
-    const { name, address, config, meta, incarnation, delegates } = resolveCoreOptions(options, env.clock);
+    const resolved = resolveCoreOptions(options, env.clock);
+    const { name, address, config, meta, incarnation, delegates } = resolved;
     this.name = name;
     this.address = address;
     this.config = config;
@@ -153,12 +154,20 @@ export class SwimCore {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
+    this.conflicts = new NameConflicts(ctx, resolved.conflictPolicy, (event) => env.emit(event), {
+      pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
+      moved: (a) => this.rules.alive(a, false, false, true),
+      yieldName: () => this.stop(),
+      notifyConflict:
+        delegates?.notifyConflict === undefined ? undefined : (c) => delegates.notifyConflict?.(c),
+    });
     this.rules = new MembershipRules(ctx, this.self, reporter, {
       takeSuspicion: (id) => this.suspicions.take(id),
       suspect: (s) => this.suspicions.suspect(s),
       ceilingOf: (name) => this.tombstones.ceilingOf(name),
       pruneTombstones: () => this.tombstones.prune(),
       addressChanged: () => this.deathWatch?.changed(),
+      conflicts: this.conflicts,
     });
     const adaptive =
       options.adaptiveProbeTimeout === undefined
@@ -305,6 +314,7 @@ export class SwimCore {
     this.sync.stop();
     this.deathWatch?.stop();
     this.suspicions.stop();
+    this.conflicts.stop();
   }
 
   /**
@@ -367,22 +377,8 @@ export class SwimCore {
    * with the phi of its silence now.
    */
   members(): MemberInfo[] {
-    const { directory, table } = this.view;
-    const out: MemberInfo[] = [];
     const now = this.env.clock.now();
-    for (let id = 0; id < directory.size; id++) {
-      const state = table.stateOf(id);
-      if (state === UNKNOWN) continue;
-      out.push({
-        name: directory.nameOf(id),
-        address: directory.addressOf(id),
-        state: stateName(state),
-        incarnation: table.incarnationOf(id),
-        meta: table.metadataOf(id) ?? EMPTY,
-        phi: this.phi?.phiOf(id, now) ?? 0,
-      });
-    }
-    return out;
+    return this.view.snapshot((id) => this.phi?.phiOf(id, now) ?? 0);
   }
 
   /** The state of the member called `name` in this member's view, or undefined when unknown. */
@@ -429,6 +425,9 @@ export class SwimCore {
         return;
       case 'gossip':
         return;
+      case 'conflict':
+      case 'name-query':
+        this.conflicts.handle(fromAddress, packet);
     }
   }
 

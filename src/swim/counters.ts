@@ -67,6 +67,11 @@ export interface SwimCounters {
    * empty): an application bug the protocol stepped around.
    */
   delegateErrors: number;
+  /**
+   * Name conflicts this member reported: one per `conflict` event (a pair of addresses claiming one name,
+   * reported again at most once a push-pull interval).
+   */
+  nameConflicts: number;
 }
 
 /** Counters at zero, for a new member. */
@@ -97,5 +102,6 @@ export function zeroSwimCounters(): SwimCounters {
     aliveRefused: 0,
     mergesRefused: 0,
     delegateErrors: 0,
+    nameConflicts: 0,
   };
 }

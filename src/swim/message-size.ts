@@ -78,6 +78,12 @@ export function packetBaseBytes(p: Packet): number {
       return envelope + strBytes(p.from);
     case 'user':
       return envelope + strBytes(p.from) + binBytes(p.payload);
+    case 'conflict':
+      return (
+        envelope + strBytes(p.from) + strBytes(p.name) + strBytes(p.holderAddress) + strBytes(p.otherAddress)
+      );
+    case 'name-query':
+      return envelope + strBytes(p.from) + strBytes(p.name);
   }
 }
 

@@ -200,8 +200,43 @@ export interface UserPacket {
   readonly updates: readonly Update[];
 }
 
+/**
+ * `from` holds `name` at `holderAddress` and heard `otherAddress` claim it too: sent to both claimants of
+ * a name conflict, so that each learns of it (docs/design.md, "Name conflicts"). Also the answer to a
+ * {@link NameQuery}, where it is a vote for `holderAddress` (and `otherAddress` is the asker's).
+ */
+export interface ConflictNotice {
+  /** Discriminant of {@link Packet}. */
+  readonly type: 'conflict';
+  /** The sender's name. */
+  readonly from: string;
+  /** The name both addresses claim. */
+  readonly name: string;
+  /** The address the sender holds the name at. */
+  readonly holderAddress: string;
+  /** The other address that claims it. */
+  readonly otherAddress: string;
+  /** Updates piggybacked on it. Often empty. */
+  readonly updates: readonly Update[];
+}
+
+/**
+ * A claimant of a contested name asks which address the receiver holds `name` at (the majority policy
+ * of name conflicts); a receiver that holds it alive or suspect answers with a {@link ConflictNotice}.
+ */
+export interface NameQuery {
+  /** Discriminant of {@link Packet}. */
+  readonly type: 'name-query';
+  /** The asker's name. */
+  readonly from: string;
+  /** The contested name. */
+  readonly name: string;
+  /** Updates piggybacked on it. Often empty. */
+  readonly updates: readonly Update[];
+}
+
 /** Everything sent as one datagram. */
-export type Packet = Ping | PingReq | Ack | Nack | Gossip | UserPacket;
+export type Packet = Ping | PingReq | Ack | Nack | Gossip | UserPacket | ConflictNotice | NameQuery;
 
 /**
  * The members a full state exchange describes, one column per field (entry i of every column is one

@@ -70,6 +70,10 @@ function packetFields(p: Packet): unknown[] {
       return [WIRE_VERSION, MessageTag.gossip, p.from, updates];
     case 'user':
       return [WIRE_VERSION, MessageTag.user, p.from, p.payload, updates];
+    case 'conflict':
+      return [WIRE_VERSION, MessageTag.conflict, p.from, p.name, p.holderAddress, p.otherAddress, updates];
+    case 'name-query':
+      return [WIRE_VERSION, MessageTag.nameQuery, p.from, p.name, updates];
   }
 }
 

@@ -50,6 +50,10 @@ export const MessageTag = {
   heartbeat: 9,
   /** `[V, 10, from, code, reason]`: a refused state exchange, over a stream only; `code` indexes `JOIN_REFUSAL_CODES`. */
   refuse: 10,
+  /** `[V, 11, from, name, holderAddress, otherAddress, updates]`: a name conflict's notice, or a vote. */
+  conflict: 11,
+  /** `[V, 12, from, name, updates]`: which address holds `name`? (a name conflict's vote). */
+  nameQuery: 12,
 } as const;
 
 /** One of the {@link MessageTag} values. */

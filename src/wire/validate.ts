@@ -180,6 +180,18 @@ function packetFieldsProblem(p: Packet): string | undefined {
         field('user', -1, 'from', 'name', checkName(p.from)) ??
         field('user', -1, 'payload', 'payload', checkBytes(p.payload, USER_PAYLOAD_BYTES_MAX))
       );
+    case 'conflict':
+      return (
+        field('conflict', -1, 'from', 'name', checkName(p.from)) ??
+        field('conflict', -1, 'name', 'name', checkName(p.name)) ??
+        field('conflict', -1, 'holderAddress', 'address', checkAddress(p.holderAddress)) ??
+        field('conflict', -1, 'otherAddress', 'address', checkAddress(p.otherAddress))
+      );
+    case 'name-query':
+      return (
+        field('name-query', -1, 'from', 'name', checkName(p.from)) ??
+        field('name-query', -1, 'name', 'name', checkName(p.name))
+      );
     default:
       return `type: unknown packet type ${String((p as { type?: unknown } | undefined)?.type)}`;
   }
@@ -192,6 +204,8 @@ const UPDATES_PATH: Record<Packet['type'], string> = {
   nack: 'nack.updates',
   gossip: 'gossip.updates',
   user: 'user.updates',
+  conflict: 'conflict.updates',
+  'name-query': 'name-query.updates',
 };
 
 /** The first invalid field of `p`, as `path: problem`, or undefined when `p` is valid. */

@@ -13,6 +13,7 @@ import { LeaderHint } from '../../src/omega/leader-hint.js';
 import { lan } from '../../src/swim/profiles.js';
 import { encodePacket } from '../../src/wire/encode.js';
 import { KEY_BYTES, Keyring } from '../../src/wire/keyring.js';
+import { Sealer } from '../../src/wire/seal.js';
 import { maxSuspicionMs, minSuspicionMs } from '../support/lifeguard-timing.js';
 import {
   holds,
@@ -229,7 +230,7 @@ describe('probe and traffic metrics', () => {
 });
 
 describe('drops and decryption', () => {
-  it('a garbage datagram is one drop by its reason; a plaintext one at an encrypting member a decrypt failure', async () => {
+  it('a garbage datagram is one drop by its reason; at an encrypting member, plaintext is not-encrypted and another key a decrypt failure', async () => {
     const c = new MemoryCluster(6);
     clusters.push(c);
     const plain = await meter(await c.start(1));
@@ -240,15 +241,18 @@ describe('drops and decryption', () => {
     raw.sendDatagram(plain.member.address, Uint8Array.of(0xc1)); // 0xc1: never valid MessagePack
     raw.sendDatagram(sealed.member.address, ping);
     raw.sendDatagram(sealed.member.address, ping);
+    const otherKey = new Sealer(new Keyring([new Uint8Array(KEY_BYTES).fill(8)]), '', () => {});
+    raw.sendDatagram(sealed.member.address, otherKey.seal(ping));
     await run(c.clock, 0);
     await raw.close();
     const [p, s] = [await plain.scrape(), await sealed.scrape()];
     expect(p.value('fdkit_dropped_total', { reason: 'malformed' })).toBe(1);
     expect(p.sum('fdkit_dropped_total')).toBe(1);
     expect(p.value('fdkit_decrypt_failures_total')).toBe(0);
-    expect(s.value('fdkit_dropped_total', { reason: 'decrypt-failed' })).toBe(2);
-    expect(s.sum('fdkit_dropped_total')).toBe(2);
-    expect(s.value('fdkit_decrypt_failures_total')).toBe(2);
+    expect(s.value('fdkit_dropped_total', { reason: 'not-encrypted' })).toBe(2);
+    expect(s.value('fdkit_dropped_total', { reason: 'decrypt-failed' })).toBe(1);
+    expect(s.sum('fdkit_dropped_total')).toBe(3);
+    expect(s.value('fdkit_decrypt_failures_total')).toBe(1);
     expect(p.value('fdkit_messages_received_total', { transport: 'udp' })).toBe(1);
   });
 });

@@ -53,8 +53,15 @@ describe('metrics over UDP and TCP', () => {
     expect(before.value('fdkit_messages_received_total', { transport: 'tcp' })).toBeGreaterThanOrEqual(2);
     expect(before.value('fdkit_bytes_received_total', { transport: 'tcp' })).toBeGreaterThan(0);
 
+    const probed = a.counters().probes;
     await c.shutdown();
-    await poll(() => holds(a, ['c'], 'dead'), 'a holds c dead', 10_000);
+    // The death watch can convict c before a's next probe period: wait for one, so that probe traffic
+    // has something to show.
+    await poll(
+      () => holds(a, ['c'], 'dead') && a.counters().probes > probed,
+      'a holds c dead, and probed',
+      10_000,
+    );
     const after = await scrape(registry);
     expect(after.value('fdkit_members', { state: 'dead' })).toBe(1);
     expect(after.value('fdkit_members', { state: 'alive' })).toBe(2);

@@ -15,7 +15,7 @@ import {
 } from '../../src/errors.js';
 import { createNode } from '../../src/node/node.js';
 import type { NodeCounters } from '../../src/node/node-counters.js';
-import type { MemberEvent, SwimEvent } from '../../src/swim/events.js';
+import { isMemberEvent, type MemberEvent, type SwimEvent } from '../../src/swim/events.js';
 import { lan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 import { earliestSilentDeathMs, suspicionTimeoutAfter } from '../support/lifeguard-timing.js';
@@ -220,7 +220,7 @@ describe('membership', () => {
     await c.run(10_000);
     for (const m of rest) {
       expect(
-        m.log.events.map((e) => (e.type === 'message' ? 'message' : `${e.type} ${e.member} ${e.cause}`)),
+        m.log.events.map((e) => (!isMemberEvent(e) ? e.type : `${e.type} ${e.member} ${e.cause}`)),
         m.name,
       ).toEqual([`update ${changer.name} metadata`]);
       const event = m.log.events[0] as MemberEvent;
@@ -358,7 +358,9 @@ describe('membership', () => {
         m.log.events.map((e) =>
           e.type === 'message'
             ? `${e.atMs} ${m.name} message ${e.from}`
-            : `${e.atMs} ${m.name} ${e.type} ${e.member} ${e.incarnation} ${e.cause} ${e.accuser ?? '-'}`,
+            : !isMemberEvent(e)
+              ? `${e.atMs} ${m.name} ${e.type}`
+              : `${e.atMs} ${m.name} ${e.type} ${e.member} ${e.incarnation} ${e.cause} ${e.accuser ?? '-'}`,
         ),
       );
       await c.close();

@@ -30,6 +30,13 @@ function rules(delegates: SwimDelegates) {
     ceilingOf: () => -1,
     pruneTombstones: () => {},
     addressChanged: () => {},
+    // Conflicts are `rules-conflicts.test.ts`'s; here a claim of a held name only has to be told apart.
+    conflicts: {
+      claimed: () => {},
+      seen: () => {},
+      claimedSelf: () => {},
+      refusesJoin: true,
+    },
   };
   const self = new SelfState(h.ctx, 1, NO_META);
   const ctx = { ...h.ctx, delegates: new DelegateGuard(delegates, h.ctx.counters) };
@@ -96,7 +103,8 @@ describe('the alive filter in the membership rules', () => {
     r.alive(alive('x', 2, text('cluster=b')));
     expect(h.ctx.view.table.incarnationOf(h.id('x'))).toBe(1);
     expect(h.ctx.view.table.metadataOf(h.id('x'))).toEqual(text('cluster=a'));
-    r.alive(alive('x', 3, text('cluster=a'), 'elsewhere:1'));
+    // A move (the old address found silent), not a conflict: the conflicts mechanism calls it so.
+    r.alive(alive('x', 3, text('cluster=a'), 'elsewhere:1'), false, false, true);
     expect(h.ctx.view.directory.addressOf(h.id('x'))).toBe('elsewhere:1');
     expect(asked.map((m) => [m.incarnation, m.address])).toEqual([
       [1, addressOf('x')],

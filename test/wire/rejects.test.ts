@@ -64,6 +64,8 @@ const VALID = {
   nack: [1, 4, 5, 'a', []],
   gossip: [1, 5, 'a', []],
   user: [1, 6, 'a', bin(3), []],
+  conflict: [1, 11, 'a', 'n', 'h:1', 'h:2', []],
+  nameQuery: [1, 12, 'a', 'n', []],
 } as const;
 const VALID_UPDATES = {
   alive: [1, 'n', 'h:1', 3, bin(2)],
@@ -108,6 +110,18 @@ const PACKET_FIELDS: Record<keyof typeof VALID, [number, FieldKind][]> = {
   user: [
     [2, 'name'],
     [3, 'payload'],
+    [4, 'updates'],
+  ],
+  conflict: [
+    [2, 'name'],
+    [3, 'name'],
+    [4, 'address'],
+    [5, 'address'],
+    [6, 'updates'],
+  ],
+  nameQuery: [
+    [2, 'name'],
+    [3, 'name'],
     [4, 'updates'],
   ],
 };
@@ -323,7 +337,7 @@ describe('envelope', () => {
   });
 
   it('drops an unknown message type, and a type on the wrong channel', () => {
-    for (const type of [0, 11, 12, 127, 200, 65_535, -1]) {
+    for (const type of [0, 13, 127, 200, 65_535, -1]) {
       expectDatagramDrop(pack([1, type, 'a', []]), 'unknown-type', /unknown message type/);
       expectStreamDrop(pack([1, type, 'a', true, false, []]), 'unknown-type', /unknown message type/);
     }

@@ -221,6 +221,22 @@ export function packetViolation(p: unknown, path = 'packet'): Check {
         () => byteArray(p.payload, USER_PAYLOAD_BYTES_MAX, `${c}.payload`),
         () => updates(p.updates, `${c}.updates`),
       );
+    case 'conflict':
+      return first(
+        () => exactFields(p, ['type', 'from', 'name', 'holderAddress', 'otherAddress', 'updates'], c),
+        () => name(p.from, `${c}.from`),
+        () => name(p.name, `${c}.name`),
+        () => address(p.holderAddress, `${c}.holderAddress`),
+        () => address(p.otherAddress, `${c}.otherAddress`),
+        () => updates(p.updates, `${c}.updates`),
+      );
+    case 'name-query':
+      return first(
+        () => exactFields(p, ['type', 'from', 'name', 'updates'], c),
+        () => name(p.from, `${c}.from`),
+        () => name(p.name, `${c}.name`),
+        () => updates(p.updates, `${c}.updates`),
+      );
     default:
       return at(`${path}.type`, 'unknown-type');
   }
