@@ -17,9 +17,9 @@ import { checkChoice, checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from './config.js';
+import { CONFLICT_POLICIES, type ConflictPolicy } from './conflict-policy.js';
 import { checkDelegates } from './delegate-guard.js';
 import type { SwimDelegates } from './delegates.js';
-import { CONFLICT_POLICIES, type ConflictPolicy } from './conflict-policy.js';
 import type { MemberDirectory } from './directory.js';
 import { lan } from './profiles.js';
 
