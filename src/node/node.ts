@@ -12,13 +12,7 @@ import { Random } from '../runtime/random.js';
 import { entropySeed } from '../runtime/system.js';
 import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 import type { SwimEnvironment } from '../swim/environment.js';
-import type {
-  ConflictEvent,
-  DeclaredDeadEvent,
-  MemberEvent,
-  MessageEvent,
-  SwimEvent,
-} from '../swim/events.js';
+import type { ConflictEvent, SwimEvent } from '../swim/events.js';
 import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
@@ -39,54 +33,10 @@ import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
+import type { JoinOptions, LeaveOptions, LeaveResult, NodeEventMap } from './node-types.js';
 import { readUnreadableRefusal, refusalOfUnreadable } from './unreadable-refusal.js';
 
-/** The events of a {@link SwimNode}, by name. */
-export interface NodeEventMap {
-  /** A member joined, was refuted alive after a suspicion, or came back after it was dead or left. */
-  alive: [MemberEvent];
-  /** A member is suspected: this member's probe failed, or another member's suspicion reached it. */
-  suspect: [MemberEvent];
-  /** A member is dead: its suspicion timed out, another member declared it, or its port refused. */
-  dead: [MemberEvent];
-  /** A member announced a graceful leave ({@link SwimNode.leave}). */
-  left: [MemberEvent];
-  /** An alive member changed its metadata; its state did not change. */
-  update: [MemberEvent];
-  /** An application message arrived: a direct send, or a broadcast delivered by gossip. */
-  message: [MessageEvent];
-  /** Two addresses claim one name; `self` when this member is one of them (also logged at warn). */
-  conflict: [ConflictEvent];
-  /** Another member declared this one dead; it refuted unless it was leaving (`fdkit agent` logs it). */
-  'declared-dead': [DeclaredDeadEvent];
-}
-
-/** Options of {@link SwimNode.join}. */
-export interface JoinOptions {
-  /**
-   * Stops waiting for the seeds' answers, rejecting with an `AbortError` (`FDKIT_ABORTED`, the signal's
-   * reason as its `cause`); the member keeps retrying its seeds in the background.
-   */
-  readonly signal?: AbortSignal;
-}
-
-/** Options of {@link SwimNode.leave}. */
-export interface LeaveOptions {
-  /** How long to wait for the leave to spread; the node's `leaveTimeoutMs` by default. */
-  readonly timeoutMs?: number;
-  /** Stops waiting for the leave to spread; the leave itself has been announced and keeps spreading. */
-  readonly signal?: AbortSignal;
-}
-
-/** What {@link SwimNode.leave} saw. */
-export interface LeaveResult {
-  /** How many of the members live at the leave acknowledged it before `leave()` resolved. */
-  readonly acknowledged: number;
-  /** How many members other than this one were alive or suspect at the leave. */
-  readonly live: number;
-  /** True when some did not acknowledge in time (or the signal aborted the wait). */
-  readonly timedOut: boolean;
-}
+export type { JoinOptions, LeaveOptions, LeaveResult, NodeEventMap } from './node-types.js';
 
 /**
  * One member of a SWIM cluster over UDP and TCP. Create it with {@link createNode}.

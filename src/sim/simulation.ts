@@ -27,7 +27,6 @@ import { type FaultPlan, type ImpostorFault, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
 import { lanNetwork, SimNetwork } from './network.js';
 import {
-  checkMemberSeeds,
   checkOptions,
   checkPlan,
   leaderStableForMs,
@@ -37,12 +36,12 @@ import {
 } from './options.js';
 import { SimProcess } from './process.js';
 import { type LeaderReport, quantiles, type SimulationReport } from './report.js';
+import { pickSeeds } from './seeds.js';
 import { SimWatches } from './watches.js';
 
 export { simAddress, simName } from './addresses.js';
 export type { SimMemberOptions, SimulationOptions } from './options.js';
 
-const SEEDS_PER_MEMBER = 3;
 /** How often agreement is checked once the last fault has ended. */
 const AGREEMENT_CHECK_MS = 500;
 
@@ -110,7 +109,9 @@ export class Simulation {
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
     for (let i = 0; i < nodes; i++) this.own.push(options.member?.(i) ?? {});
-    for (let i = 0; i < nodes; i++) this.seeds.push(this.pickSeeds(i, nodes));
+    for (let i = 0; i < nodes; i++) {
+      this.seeds.push(pickSeeds(i, nodes, this.own[i]!.seeds, this.joiner, this.random));
+    }
     // The members that start formed share one ranked view; each hint holds only what changes.
     const baseline =
       this.leaders === undefined
@@ -356,21 +357,6 @@ export class Simulation {
   private watchFrom(i: number, address: string, onEnd: (reason: WatchEnd) => void): Watch {
     // Only called when watches are on.
     return this.watches!.watch(i, simIndexOf(address, this.processes.length), onEnd);
-  }
-
-  private pickSeeds(i: number, nodes: number): string[] {
-    const chosen = this.own[i]!.seeds;
-    if (chosen !== undefined) {
-      checkMemberSeeds(i, chosen, nodes);
-      return chosen.map(simAddress);
-    }
-    const seeds: string[] = [];
-    const candidates = nodes - 1 - (this.joiner >= 0 && this.joiner !== i ? 1 : 0);
-    while (seeds.length < Math.min(SEEDS_PER_MEMBER, candidates)) {
-      const s = this.random.int(nodes);
-      if (s !== i && s !== this.joiner && !seeds.includes(simAddress(s))) seeds.push(simAddress(s));
-    }
-    return seeds;
   }
 
   private schedule(): void {
