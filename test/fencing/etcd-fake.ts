@@ -166,6 +166,8 @@ export class FakeEtcd {
   closed = 0;
   /** Grants past this many fail: a runaway retry loop ends instead of spinning. */
   maxGrants = 50;
+  /** Makes building a watcher throw this, as a client that refuses a watch at once. */
+  watchError: unknown;
   /** Runs when a keep-alive stream is asked for, before it opens: a caller's reaction at that moment. */
   onKeepAliveRequest: (() => void) | undefined;
 
@@ -290,6 +292,7 @@ export class FakeEtcd {
             return builder;
           },
           watcher: () => {
+            if (this.watchError !== undefined) throw this.watchError;
             const watcher = new FakeWatcher(key, start, only);
             this.watchers.push(watcher);
             const past = this.deletions.filter((d) => d.key === key && d.revision >= start);

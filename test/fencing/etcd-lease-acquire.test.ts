@@ -152,7 +152,11 @@ describe('etcd lease provider: the arguments of acquire', () => {
 
   it('checks the timings before it asks etcd for anything', async () => {
     const { etcd, leases } = setup();
-    await expect(leases.acquire('job', { ttlMs: 0 })).rejects.toMatchObject({ option: 'ttlMs' });
+    const error = await rejection(leases.acquire('job', { ttlMs: 0 }));
+    expect(error).toMatchObject({
+      option: 'ttlMs',
+      message: expect.stringMatching(/^acquire: option ttlMs /),
+    });
     expect(etcd.grantsAsked).toEqual([]);
   });
 
@@ -335,6 +339,36 @@ describe('etcd lease provider: a name held elsewhere', () => {
     expect(etcd.grantsAsked).toHaveLength(1);
   });
 
+  it('a watch the client refuses at once fails the acquire with its error', async () => {
+    const { etcd, leases } = setup();
+    heldElsewhere(etcd, 'locks/job');
+    const refusal = new Error('watch refused');
+    etcd.watchError = refusal;
+    expect(await rejection(leases.acquire('job', { ttlMs: 5000 }))).toBe(refusal);
+  });
+
+  it('waits, one after another, leave no listener behind on the provider (no leak warning)', async () => {
+    const { etcd, leases } = setup();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 12; i++) {
+        const other = heldElsewhere(etcd, 'locks/job');
+        const acquiring = leases.acquire('job', { ttlMs: 5000 });
+        await settle();
+        etcd.endLease(other.leaseId);
+        await (await acquiring).release();
+      }
+      await settle();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('a wait that ends with the deletion leaves no listener on the caller signal', async () => {
     const { etcd, leases } = setup();
     const other = heldElsewhere(etcd, 'locks/job');
@@ -449,5 +483,12 @@ describe('etcd lease provider: close', () => {
     clock.advance(1);
     await closing;
     expect(etcd.closed).toBe(1);
+  });
+
+  it('a release that answers in time leaves no timer behind', async () => {
+    const { clock, leases } = setup();
+    await leases.acquire('job', { ttlMs: 4000 });
+    await leases.close();
+    expect(clock.nextDueMs()).toBeUndefined();
   });
 });

@@ -53,7 +53,10 @@ describe('etcd lease provider options: hosts', () => {
     ['neither a string nor an array', { url: HOST }],
     ['nothing', undefined],
   ])('refuses %s', (_what, hosts) => {
-    expect(refused({ hosts }, 'hosts').message).toBe(HOSTS_MESSAGE);
+    expect(refused({ hosts }, 'hosts')).toMatchObject({
+      code: 'FDKIT_INVALID_OPTION',
+      message: HOSTS_MESSAGE,
+    });
   });
 });
 
@@ -79,9 +82,10 @@ describe('etcd lease provider options: keyPrefix, owner, epoch, clock, logger', 
 
   it.each(['keyPrefix', 'owner'])('%s must be a non-empty string', (option) => {
     for (const value of ['', 7]) {
-      expect(refused({ hosts: HOST, [option]: value }, option).message).toBe(
-        `createEtcdLeaseProvider: option ${option} must be a non-empty string`,
-      );
+      expect(refused({ hosts: HOST, [option]: value }, option)).toMatchObject({
+        code: 'FDKIT_INVALID_OPTION',
+        message: `createEtcdLeaseProvider: option ${option} must be a non-empty string`,
+      });
     }
   });
 
