@@ -406,3 +406,16 @@ describe('etcd lease: once it ends, everything in the background stops', () => {
     expect(stream.writes).toEqual([]);
   });
 });
+
+describe('etcd lease: ending while the stream is being reopened', () => {
+  it('stops cleanly with no stream to cancel, and opens none afterwards', async () => {
+    const { etcd, clock, lease, stream, lost } = await held();
+    stream.emit('end'); // no stream until the reopen timer runs
+    await lease.release();
+    expect(lost).toHaveLength(1);
+    expect(etcd.watchers.every((w) => w.cancelled)).toBe(true); // the whole shutdown ran
+    clock.advance(30_000);
+    await settle();
+    expect(etcd.streams).toHaveLength(1);
+  });
+});
