@@ -419,3 +419,48 @@ describe('etcd lease: ending while the stream is being reopened', () => {
     expect(etcd.streams).toHaveLength(1);
   });
 });
+
+describe('etcd lease: what a broken stream leaves for later', () => {
+  it('a keep-alive due while reopening is skipped, not taken for another failure', async () => {
+    const { etcd, clock, lines, stream } = await held();
+    etcd.hold('keepAlive'); // the reopened stream does not open before the next keep-alive is due
+    clock.advanceTo(T0 + 100);
+    stream.emit('end');
+    clock.advanceTo(T0 + 3000);
+    await settle();
+    expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+    clock.advanceTo(T0 + 6000);
+    await settle();
+    expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+  });
+
+  it('an answer on the old stream is not matched to a send on the new one', async () => {
+    const { etcd, clock, lease, stream } = await held();
+    stream.emit('error', new Error('reset'));
+    clock.advanceTo(T0 + 750);
+    await settle();
+    const fresh = etcd.streams[1] as FakeKeepAliveStream;
+    clock.advanceTo(T0 + 3000); // sent on the new stream, not answered yet
+    expect(fresh.writes).toHaveLength(1);
+    stream.answer(20);
+    expect(lease.expiresAtMs).toBe(T0 + 8500);
+    fresh.answer();
+    expect(lease.expiresAtMs).toBe(T0 + 3000 + 8500);
+  });
+
+  it('a reopen that fails after the lease ended is not retried', async () => {
+    const { etcd, clock, lease, lines, stream } = await held();
+    const reopening = etcd.hold('keepAlive');
+    stream.emit('end');
+    clock.advanceTo(T0 + 750); // the reopen is asked for, and hangs
+    await settle();
+    expect(reopening.sent).toBe(true);
+    await lease.release();
+    reopening.fail(new Error('unavailable'));
+    await settle();
+    expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1); // the end only
+    clock.advance(30_000);
+    await settle();
+    expect(etcd.streams).toHaveLength(1);
+  });
+});

@@ -139,4 +139,56 @@ export const FENCING_LEASE: readonly Equivalent[] = [
       'runs once the deadline has aborted, and an aborted deadline stays ended, so what announced says ' +
       'afterwards is never read.',
   },
+  {
+    file: 'src/fencing/etcd-lease.ts',
+    mutator: 'ArrayDeclaration',
+    original: '[]',
+    replacement: '["Stryker was here"]',
+    line: 80,
+    why: 'The initial unanswered: openStream sets `this.unanswered = []` when a stream opens, before it adds the stream's data listener (the only reader, through answered()); until then this.stream is undefined and sendKeepAlive returns before it pushes, so the value this sets is never read.',
+  },
+  {
+    file: 'src/fencing/etcd-lease.ts',
+    mutator: 'ArrayDeclaration',
+    original: '[]',
+    replacement: '["Stryker was here"]',
+    line: 263,
+    why: 'unanswered after a broken stream (this.stream is set to undefined just before): openStream sets `this.unanswered = []` when a stream opens, before it adds the stream's data listener (the only reader, through answered()); until then this.stream is undefined and sendKeepAlive returns before it pushes, so the value this sets is never read.',
+  },
+  {
+    file: 'src/fencing/etcd-lease.ts',
+    mutator: 'ObjectLiteral',
+    original: '{ once: true }',
+    why: `On the tracker's signal: ${ABORT_ONCE}.`,
+  },
+  {
+    file: 'src/fencing/etcd-lease.ts',
+    mutator: 'BooleanLiteral',
+    original: 'true',
+    line: 96,
+    why: `On the tracker's signal: ${ABORT_ONCE}.`,
+  },
+  {
+    file: 'src/fencing/etcd-lease.ts',
+    mutator: 'OptionalChaining',
+    original: 'this.keepAliveTimer?.cancel',
+    why:
+      'shutDown runs only from the abort of the tracker signal, and the constructor sets keepAliveTimer ' +
+      '(scheduleKeepAlive) synchronously before anything can abort it: the deadline aborts from a timer ' +
+      'callback, which a Clock runs later, or from end(), which only release, a keep-alive answer and the ' +
+      "watch call, all after the constructor; leaseKeepAlive's answer is handled in a promise callback.",
+  },
+  {
+    file: 'src/fencing/etcd-lease.ts',
+    mutator: 'ConditionalExpression',
+    original: 'stream !== undefined',
+    replacement: 'true',
+    why:
+      'The condition is `stream !== undefined && stream !== this.stream`; the mutant drops the first part, ' +
+      'which differs only for stream undefined (an open that failed) while this.stream is defined. That never ' +
+      'happens: openStream is called only while this.stream is undefined (by the constructor, and by the ' +
+      'reopen timer that streamFailed sets after clearing it), at most one open is in flight (the next is ' +
+      'set only by a failure, and none can come while there is no stream: sendKeepAlive returns early), so ' +
+      'a failed open always finds this.stream undefined, and both forms go on.',
+  },
 ];
