@@ -145,7 +145,7 @@ export const FENCING_LEASE: readonly Equivalent[] = [
     original: '[]',
     replacement: '["Stryker was here"]',
     line: 80,
-    why: 'The initial unanswered: openStream sets `this.unanswered = []` when a stream opens, before it adds the stream's data listener (the only reader, through answered()); until then this.stream is undefined and sendKeepAlive returns before it pushes, so the value this sets is never read.',
+    why: "The initial unanswered: openStream sets `this.unanswered = []` when a stream opens, before it adds the stream's data listener (the only reader, through answered()); until then this.stream is undefined and sendKeepAlive returns before it pushes, so the value this sets is never read.",
   },
   {
     file: 'src/fencing/etcd-lease.ts',
@@ -153,7 +153,7 @@ export const FENCING_LEASE: readonly Equivalent[] = [
     original: '[]',
     replacement: '["Stryker was here"]',
     line: 263,
-    why: 'unanswered after a broken stream (this.stream is set to undefined just before): openStream sets `this.unanswered = []` when a stream opens, before it adds the stream's data listener (the only reader, through answered()); until then this.stream is undefined and sendKeepAlive returns before it pushes, so the value this sets is never read.',
+    why: "unanswered after a broken stream (this.stream is set to undefined just before): openStream sets `this.unanswered = []` when a stream opens, before it adds the stream's data listener (the only reader, through answered()); until then this.stream is undefined and sendKeepAlive returns before it pushes, so the value this sets is never read.",
   },
   {
     file: 'src/fencing/etcd-lease.ts',
