@@ -5,6 +5,8 @@
  * Bytes that arrive from the network never produce these: they are dropped and counted instead.
  */
 
+import type { JoinRefusalCode } from './swim/refusal.js';
+
 /** Stable codes of {@link InvalidOptionError}. */
 export type InvalidOptionCode = 'FDKIT_INVALID_OPTION' | 'FDKIT_UNKNOWN_OPTION';
 
@@ -139,6 +141,49 @@ export class NetworkError extends Error {
     super(message, options);
     this.code = code;
     this.address = address;
+  }
+}
+
+/** Stable codes of {@link JoinError}: a seed's refusal, or `FDKIT_CONNECT_FAILED` when no seed answered. */
+export type JoinErrorCode = JoinRefusalCode | 'FDKIT_CONNECT_FAILED';
+
+/** What became of one seed of a failed join. */
+export interface JoinSeedOutcome {
+  /** The seed, as given to `join` (a name resolves to each of its addresses). */
+  readonly seed: string;
+  /** The seed's refusal code, or `FDKIT_CONNECT_FAILED` when it could not be reached or did not answer. */
+  readonly code: JoinErrorCode;
+  /** Why, in words: the seed's reason, or what failed on the way. */
+  readonly reason: string;
+}
+
+/**
+ * No seed accepted a `join()`: each refused it (a wrong key or label, a name conflict, a filter) or
+ * could not be reached. `code` is the first refusal's code in seed order, or `FDKIT_CONNECT_FAILED` when
+ * no seed answered at all; `seed` and `reason` are that seed's, and `seeds` tells every seed's outcome.
+ * The member stays up and keeps retrying its seeds in the background.
+ *
+ * @example
+ * ```ts
+ * try { await node.join(['10.0.0.2:7946']); }
+ * catch (e) { if (e instanceof JoinError && e.code === 'FDKIT_JOIN_KEY_MISMATCH') fixTheKeys(); }
+ * ```
+ */
+export class JoinError extends CodedError<JoinErrorCode> {
+  /** `'JoinError'`: the class name, kept through minification (for logs and `String(error)`). */
+  override readonly name = 'JoinError';
+  /** The seed whose outcome gave `code`. */
+  readonly seed: string;
+  /** Why that seed did not take this member in. */
+  readonly reason: string;
+  /** Every seed's outcome, in the order the seeds were given. */
+  readonly seeds: readonly JoinSeedOutcome[];
+
+  constructor(outcome: JoinSeedOutcome, seeds: readonly JoinSeedOutcome[], message: string) {
+    super(outcome.code, message);
+    this.seed = outcome.seed;
+    this.reason = outcome.reason;
+    this.seeds = seeds;
   }
 }
 

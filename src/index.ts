@@ -1,14 +1,15 @@
 /**
  * fdkit: failure detection for clustered Node.js services. The package root exports the whole public
  * API; each capability is also a subpath of its own (`fdkit/detector`, `fdkit/swim`, `fdkit/node`,
- * `fdkit/sim`, `fdkit/fencing`, `fdkit/tune`), which loads only the modules that capability needs. See
- * docs/design.md for the layers.
+ * `fdkit/sim`, `fdkit/fencing`, `fdkit/tune`, `fdkit/metrics`), which loads only the modules that
+ * capability needs. See docs/design.md for the layers.
  *
  * @module fdkit
  */
 
 export * from './entries/detector.js';
 export * from './entries/fencing.js';
+export * from './entries/metrics.js';
 export * from './entries/node.js';
 export * from './entries/sim.js';
 export * from './entries/swim.js';
@@ -20,6 +21,9 @@ export {
   InvalidArgumentError,
   type InvalidOptionCode,
   InvalidOptionError,
+  JoinError,
+  type JoinErrorCode,
+  type JoinSeedOutcome,
   KeyringError,
   type KeyringErrorCode,
   LeaseError,

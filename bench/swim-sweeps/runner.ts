@@ -9,6 +9,7 @@ import { planFaults, type SlowCpuFault } from '../../src/sim/faults.js';
 import type { NetworkModel } from '../../src/sim/network.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import type { SwimConfig } from '../../src/swim/config.js';
+import { isMemberEvent } from '../../src/swim/events.js';
 import { EventTally, type RunTally } from '../support/sim-tally.js';
 import { HOST_CRASHES, KILLS } from './sweeps.js';
 
@@ -58,7 +59,7 @@ function runOne(spec: RunSpec): RunRecord {
     ...(spec.freezeGuard === undefined ? {} : { freezeGuard: spec.freezeGuard }),
     ...(spec.deathWatch === undefined ? {} : { deathWatch: spec.deathWatch }),
     onEvent: (observer, event) => {
-      if (event.type !== 'message') tally.record(observer, event);
+      if (isMemberEvent(event)) tally.record(observer, event);
     },
   });
   const report = sim.run();

@@ -5,7 +5,7 @@
  * exits at once.
  */
 import { pino } from 'pino';
-import { InvalidOptionError, NetworkError } from '../errors.js';
+import { InvalidOptionError, JoinError, NetworkError } from '../errors.js';
 import { createNode, type SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
 import { checkSeed } from '../transport/resolve.js';
@@ -47,6 +47,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     'log-level': { kind: 'string' },
     'keyring-file': { kind: 'string' },
     label: { kind: 'string' },
+    'retry-join': { kind: 'boolean' },
   });
   const name = stringFlag(flags, 'name');
   const bind = stringFlag(flags, 'bind');
@@ -105,6 +106,15 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
         io.stdout(`${JSON.stringify(line)}\n`);
       });
     }
+    node.on('declared-dead', (e) => {
+      // Part of the cluster held this member dead: an operator may want to know why (a pause, a cut).
+      logger.warn(
+        { accuser: e.accuser, incarnation: e.incarnation, refuted: e.refuted },
+        e.refuted
+          ? 'declared dead by another member; refuted'
+          : 'declared dead by another member while leaving',
+      );
+    });
     await node.start();
   } catch (error) {
     if (error instanceof NetworkError || error instanceof InvalidOptionError) {
@@ -115,7 +125,18 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     throw error;
   }
   logger.info({ address: node.localAddress }, 'agent started');
-  if (seeds.length > 0) {
+  if (seeds.length > 0 && flags.get('retry-join') !== true) {
+    // As serf agent does: a join that fails at start is a misconfiguration to stop on, not to hide.
+    try {
+      logger.info({ seeds, answered: await node.join(seeds) }, 'joined');
+    } catch (error) {
+      if (!(error instanceof JoinError)) throw error;
+      io.stderr.write(`fdkit agent: ${error.message} (--retry-join keeps the agent up and retrying)\n`);
+      await node.shutdown();
+      io.exit(1);
+      return undefined;
+    }
+  } else if (seeds.length > 0) {
     node.join(seeds).then(
       (answered) => logger.info({ seeds, answered }, 'joined'),
       (error: unknown) => {

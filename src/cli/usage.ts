@@ -19,11 +19,13 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
   agent: {
     synopsis: [
       'agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local]',
-      '[--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]]',
+      '[--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join]',
     ],
     about: [
       'one cluster member; one JSON line per membership event on stdout,',
-      'logs on stderr; SIGINT or SIGTERM leave gracefully. --keyring-file:',
+      'logs on stderr; SIGINT or SIGTERM leave gracefully. A --join that',
+      'no seed accepts exits 1 with the reason (a wrong key or label, say);',
+      'with --retry-join the agent stays up and keeps retrying. --keyring-file:',
       'base64 AES-256 keys, one per line, the first encrypts; traffic is',
       'encrypted and what does not decrypt is dropped. --label: the',
       'cluster label, authenticated with every packet',

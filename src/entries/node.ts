@@ -12,6 +12,9 @@ export {
   InvalidArgumentError,
   type InvalidOptionCode,
   InvalidOptionError,
+  JoinError,
+  type JoinErrorCode,
+  type JoinSeedOutcome,
   KeyringError,
   type KeyringErrorCode,
   type LifecycleCode,
@@ -53,6 +56,7 @@ export {
   createNode,
   type JoinOptions,
   type LeaveOptions,
+  type LeaveResult,
   type NodeEventMap,
   SwimNode,
 } from '../node/node.js';
@@ -88,8 +92,16 @@ export {
 } from '../omega/leader-options.js';
 export { DEFAULT_PRIORITY, priorityFromMeta } from '../omega/priority.js';
 export type { LogBindings, Logger } from '../runtime/logger.js';
+export type { ConflictPolicy } from '../swim/conflict-policy.js';
 export type { MemberInfo } from '../swim/core.js';
-export type { MessageEvent, SwimEvent } from '../swim/events.js';
+export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
+export {
+  type ConflictEvent,
+  type DeclaredDeadEvent,
+  isMemberEvent,
+  type MessageEvent,
+  type SwimEvent,
+} from '../swim/events.js';
 export * from '../transport/index.js';
 export { DROP_REASONS as WIRE_DROP_REASONS, type DropReason as WireDropReason } from '../wire/drop-reason.js';
 export { KEY_BYTES, Keyring } from '../wire/keyring.js';

@@ -11,6 +11,7 @@ export {
   type CrashFault,
   type FaultPlan,
   type FaultRequest,
+  type ImpostorFault,
   type PartitionFault,
   type PauseFault,
   planFaults,
@@ -19,4 +20,4 @@ export {
 export { lanNetwork, type NetworkModel } from '../sim/network.js';
 export type { ProcessState, SimProcess } from '../sim/process.js';
 export type { LeaderReport, Quantiles, SimulationReport } from '../sim/report.js';
-export { Simulation, type SimulationOptions } from '../sim/simulation.js';
+export { type SimMemberOptions, Simulation, type SimulationOptions } from '../sim/simulation.js';

@@ -24,22 +24,35 @@ export { createSystemClock, entropySeed, type SystemClockOptions, systemClock } 
 export { VirtualClock, type VirtualClockOptions } from '../runtime/virtual-clock.js';
 export type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from '../swim/config.js';
+export type { ConflictPolicy } from '../swim/conflict-policy.js';
 export { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 export type { SwimCounters } from '../swim/counters.js';
+export { APP_STATE_BYTES_MAX } from '../swim/delegate-guard.js';
+export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
 export { MemberDirectory } from '../swim/directory.js';
 export type { SwimEnvironment } from '../swim/environment.js';
-export type { MessageEvent, SwimEvent } from '../swim/events.js';
+export {
+  type ConflictEvent,
+  type DeclaredDeadEvent,
+  isMemberEvent,
+  type MessageEvent,
+  type SwimEvent,
+} from '../swim/events.js';
+export type { SeedAnswer } from '../swim/join-attempt.js';
 export type {
   Ack,
   AliveUpdate,
+  ConflictNotice,
   DeadUpdate,
   Gossip,
   MemberList,
   Nack,
+  NameQuery,
   Packet,
   Ping,
   PingReq,
   PushPull,
+  Refuse,
   StreamMessage,
   SuspectUpdate,
   Update,
@@ -47,4 +60,5 @@ export type {
   UserPacket,
 } from '../swim/messages.js';
 export { lan, local, type ProfileName, profiles, wan } from '../swim/profiles.js';
+export { JOIN_REFUSAL_CODES, type JoinRefusalCode, type Refusal } from '../swim/refusal.js';
 export { expectedTiming, type Timing } from '../swim/timing.js';

@@ -5,17 +5,13 @@
  * says what to install.
  */
 import { LeaseError, MissingDependencyError } from '../errors.js';
+import { isModuleNotFound } from '../optional-dependency.js';
 
 /** The module namespace of `etcd3`. */
 export type Etcd3Module = typeof import('etcd3');
 
 /** The version range fdkit is tested with, for the install hint (package.json's peerDependencies). */
 const ETCD3_RANGE = '^1.1.2';
-
-function isModuleNotFound(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
-}
 
 /**
  * Imports `etcd3`, or throws a {@link MissingDependencyError} when it is not installed.

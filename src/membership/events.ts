@@ -37,13 +37,18 @@ export type TransitionCause =
    * This member's connection to the member's port was refused (after its watch closed, or its ack was
    * late): its process is gone while its host is up.
    */
-  | 'connection-refused';
+  | 'connection-refused'
+  /**
+   * A new life of the member at another address: its old address no longer answered (it was suspected,
+   * dead or left, or a ping of it went unanswered). Not a metadata change, which is `metadata`.
+   */
+  | 'address-changed';
 
 /** A change in the state of a member, or of its metadata (`update`). */
 export interface MemberEvent {
   /**
-   * The member's state after the transition, or `update` when it stayed alive and only its metadata
-   * changed. The heartbeat monitor reports `alive`, `suspect` and `dead` only.
+   * The member's state after the transition, or `update` when it stayed alive and only its metadata or
+   * its address changed (the cause tells which). The heartbeat monitor reports `alive`, `suspect` and `dead` only.
    */
   readonly type: 'alive' | 'suspect' | 'dead' | 'left' | 'update';
   /** Name of the member the event is about. */

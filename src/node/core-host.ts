@@ -13,6 +13,7 @@ import { createNetTransport } from '../transport/net-transport.js';
 import type { TransportOptions } from '../transport/options.js';
 import type { Transport } from '../transport/transport.js';
 import { countDrop, createDropCounters, type DropCounters, type Rejection } from '../wire/drop-reason.js';
+import { DropWarnings } from './drop-warnings.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { untilAborted } from './lifecycle.js';
 import { gcStressSource, LocalHealthMonitor, type LocalHealthOption } from './local-health.js';
@@ -62,6 +63,7 @@ export class CoreHost<C extends HostedCore, E> {
   // The transport factory's promise, from start() on; closed by whoever gives the start up.
   private binding: Promise<Transport> | undefined;
   private discarded: Promise<void> | undefined;
+  private readonly warnings: DropWarnings;
 
   /**
    * @param owner - the public class, named in lifecycle errors
@@ -76,6 +78,7 @@ export class CoreHost<C extends HostedCore, E> {
   ) {
     this.log = childLogger(options.logger ?? silentLogger, { component });
     this.clock = options.clock ?? systemClock;
+    this.warnings = new DropWarnings(this.clock, this.log);
   }
 
   /** The core, from start() on, also after shutdown. */
@@ -183,8 +186,10 @@ export class CoreHost<C extends HostedCore, E> {
 
   /**
    * Hands `bytes` to `handle`, decoded, while the core runs: nothing is handled once stopped, and bytes
-   * that do not decode are counted by reason and logged. Datagrams also sample local health: they come
-   * steadily while the member works, so sampling needs no timer of its own.
+   * that do not decode are counted by reason and logged (at warn, rate limited, when they show a
+   * misconfigured peer: see `drop-warnings.ts`), then handed to `rejected` if given. Datagrams also
+   * sample local health: they come steadily while the member works, so sampling needs no timer of its
+   * own.
    */
   receive<R extends { readonly ok: true }>(
     what: 'datagram' | 'stream',
@@ -192,13 +197,18 @@ export class CoreHost<C extends HostedCore, E> {
     from: string,
     decode: (bytes: Uint8Array) => R | Rejection,
     handle: (decoded: R) => void,
+    rejected?: (rejection: Rejection) => void,
   ): void {
     if (this.hosted === undefined || this.phase === 'stopped') return;
     if (what === 'datagram') this.health?.poll(this.clock.now());
     const result = decode(bytes);
     if (!result.ok) {
       countDrop(this.drops, result.reason);
-      this.log.debug({ from, reason: result.reason, detail: result.detail }, `dropped ${what}`);
+      const fields = { from, detail: result.detail };
+      if (!this.warnings.warn(result.reason, { ...fields, kind: what })) {
+        this.log.debug({ ...fields, reason: result.reason }, `dropped ${what}`);
+      }
+      rejected?.(result);
       return;
     }
     handle(result);

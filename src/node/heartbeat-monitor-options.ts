@@ -66,8 +66,8 @@ export interface HeartbeatMonitorOptions extends Partial<HeartbeatConfig> {
   readonly localHealth?: LocalHealthOption;
   /**
    * Encrypt and authenticate every heartbeat with these keys (AES-256-GCM; the primary encrypts, every
-   * installed key decrypts), each sealed datagram 29 bytes longer. Whatever arrives that does not decrypt,
-   * plaintext included, is dropped and counted as `decrypt-failed`, so its sender is never heard. The
+   * installed key decrypts), each sealed datagram 29 bytes longer. Sealed bytes that do not decrypt are
+   * dropped and counted as `decrypt-failed`, plaintext as `not-encrypted`, so their sender is never heard. The
    * keyring is used by reference: rotate keys through it (or `monitor.keyring`) while the monitor runs.
    * Default: no encryption.
    */

@@ -29,6 +29,8 @@ export interface NodeCounters {
   streamBytesOut: number;
   /** State-sync sends that failed (refused, timed out, reset). */
   streamSendErrors: number;
+  /** Push-pull (state sync) messages the protocol sent, requests and replies; fallback pings not included. */
+  pushPulls: number;
   /** Inbound bytes dropped, by reason: the codec's (a bad packet) and the transport's (a bad stream). */
   drops: Record<WireDropReason | TransportDropReason, number>;
   /** Direct probes sent (one per protocol period with a member to probe). */
@@ -63,6 +65,14 @@ export interface NodeCounters {
   watchesOpened: number;
   /** Watches that ended `closed`: the watched member's host closed the connection (its process ended). */
   watchesClosed: number;
+  /** Alive statements the `filterAlive` delegate refused: members kept out. */
+  aliveRefused: number;
+  /** State exchanges the `filterMerge` delegate refused: nothing of them merged. */
+  mergesRefused: number;
+  /** Delegate calls that threw or answered something unusable (each also logged at warn). */
+  delegateErrors: number;
+  /** Name conflicts this member reported: one per `conflict` event. */
+  nameConflicts: number;
 }
 
 /** The datagram counters of a node or heartbeat monitor, from its transport (zero before it started). */
@@ -95,6 +105,7 @@ export function nodeCounters(
     streamBytesIn: transport?.streamBytesIn ?? 0,
     streamBytesOut: transport?.streamBytesOut ?? 0,
     streamSendErrors: transport?.streamSendErrors ?? 0,
+    pushPulls: core?.streamsSent ?? 0,
     drops: {
       ...wire,
       truncated: transport?.drops.truncated ?? 0,
@@ -121,5 +132,9 @@ export function nodeCounters(
     fallbackPingsAnswered: core?.fallbackPingsAnswered ?? 0,
     watchesOpened: core?.watchesOpened ?? 0,
     watchesClosed: core?.watchesClosed ?? 0,
+    aliveRefused: core?.aliveRefused ?? 0,
+    mergesRefused: core?.mergesRefused ?? 0,
+    delegateErrors: core?.delegateErrors ?? 0,
+    nameConflicts: core?.nameConflicts ?? 0,
   };
 }

@@ -10,6 +10,10 @@ import { checkLogger, type Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { type AdaptiveTimeoutOptions, checkAdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from '../swim/config.js';
+import type { ConflictPolicy } from '../swim/conflict-policy.js';
+import { checkConflictPolicy } from '../swim/core-types.js';
+import { checkDelegates } from '../swim/delegate-guard.js';
+import type { SwimDelegates } from '../swim/delegates.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
@@ -80,6 +84,11 @@ export interface NodeOptions {
   readonly localHealth?: LocalHealthOption;
   /** How long `leave()` waits for the leave to spread before it resolves anyway. Default 5,000 ms. */
   readonly leaveTimeoutMs?: number;
+  /**
+   * How long `join()` waits for its seeds' answers (1 ms to 10 min); a seed that has not answered by then
+   * counts as not reached. Default 10,000 ms, the connect timeout's default.
+   */
+  readonly joinTimeoutMs?: number;
   /** Largest state-sync message accepted, in bytes. Default 32 MiB. */
   readonly streamBytesMax?: number;
   /** Time allowed to open a state-sync connection. Default 10,000 ms. */
@@ -90,8 +99,9 @@ export interface NodeOptions {
   readonly maxInboundStreams?: number;
   /**
    * Encrypt and authenticate every datagram and state-sync message with these keys (AES-256-GCM; the
-   * primary encrypts, every installed key decrypts). Whatever arrives that does not decrypt, plaintext
-   * included, is dropped and counted as `decrypt-failed`. The keyring is used by reference: rotate keys
+   * primary encrypts, every installed key decrypts). Sealed bytes that do not decrypt are dropped and
+   * counted as `decrypt-failed`, plaintext as `not-encrypted`, and a joiner refused for either learns
+   * why from its `join()`. The keyring is used by reference: rotate keys
    * through it (or `node.keyring`) while the node runs. Each datagram then carries 29 bytes of nonce and
    * tag within `packetBytesMax`, which must be at least 605. Default: no encryption.
    */
@@ -101,6 +111,19 @@ export interface NodeOptions {
    * clusters sharing a key still cannot hear each other. Needs `keyring`. Default `''`.
    */
   readonly label?: string;
+  /**
+   * The application's hooks (docs/delegates.md): an alive filter and a merge filter that keep members or
+   * whole clusters out (a refused joiner's `join()` fails with `FDKIT_JOIN_REJECTED`), and application
+   * state carried in every state exchange, at most a quarter of `streamBytesMax`. A hook that throws is
+   * logged at warn and counted (`delegateErrors`); a filter that throws refuses. None by default.
+   */
+  readonly delegates?: SwimDelegates;
+  /**
+   * How a name claimed from two addresses is resolved: `holder` (default, memberlist's) keeps it where
+   * the cluster holds it and refuses the newcomer's join; `majority` (serf's) asks every member, and the
+   * claimant with fewer votes shuts down. Either way both claimants get a `conflict` event.
+   */
+  readonly conflictPolicy?: ConflictPolicy;
 }
 
 /** What {@link resolveNodeOptions} settles before anything is bound. */
@@ -112,6 +135,7 @@ export interface ResolvedNodeOptions {
   readonly coreConfig: SwimConfig;
   readonly label: string;
   readonly leaveTimeoutMs: number;
+  readonly joinTimeoutMs: number;
 }
 
 const OWNER = 'createNode';
@@ -132,12 +156,15 @@ const KNOWN = [
   'adaptiveProbeTimeout',
   'localHealth',
   'leaveTimeoutMs',
+  'joinTimeoutMs',
   'streamBytesMax',
   'connectTimeoutMs',
   'streamTimeoutMs',
   'maxInboundStreams',
   'keyring',
   'label',
+  'delegates',
+  'conflictPolicy',
 ] as const;
 
 /** Validates what can be checked without binding; the transport and the core check the rest. */
@@ -170,8 +197,14 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   checkTransportFactory(OWNER, options.transport);
   checkLogger(OWNER, options.logger);
   checkLocalHealthOption(OWNER, options.localHealth);
+  checkDelegates(OWNER, options.delegates);
+  checkConflictPolicy(OWNER, options.conflictPolicy);
   const leaveTimeoutMs = checkNumber(OWNER, 'leaveTimeoutMs', options.leaveTimeoutMs ?? 5000, {
     min: 0,
+    max: 600_000,
+  });
+  const joinTimeoutMs = checkNumber(OWNER, 'joinTimeoutMs', options.joinTimeoutMs ?? 10_000, {
+    min: 1,
     max: 600_000,
   });
   const config = resolveSwimConfig(options.config ?? {}, profiles[profile], OWNER, 'config.');
@@ -201,6 +234,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
         : { ...config, packetBytesMax: config.packetBytesMax - SEAL_OVERHEAD_BYTES },
     label,
     leaveTimeoutMs,
+    joinTimeoutMs,
   };
 }
 

@@ -6,16 +6,23 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { abortable } from '../abortable.js';
-import { InvalidArgumentError, NetworkError } from '../errors.js';
+import { AbortError, InvalidArgumentError } from '../errors.js';
 import type { ConnectOutcome, WatchEnd } from '../membership/connection.js';
 import { Random } from '../runtime/random.js';
 import { entropySeed } from '../runtime/system.js';
 import { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 import type { SwimEnvironment } from '../swim/environment.js';
-import type { MemberEvent, MessageEvent, SwimEvent } from '../swim/events.js';
+import type {
+  ConflictEvent,
+  DeclaredDeadEvent,
+  MemberEvent,
+  MessageEvent,
+  SwimEvent,
+} from '../swim/events.js';
+import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
-import type { TransportOptions } from '../transport/options.js';
+import { TRANSPORT_DEFAULTS, type TransportOptions } from '../transport/options.js';
 import { checkSeed, resolveSeeds } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
@@ -27,9 +34,12 @@ import { CoreHost, type HostedStart } from './core-host.js';
 import { DatagramBatcher } from './datagram-batcher.js';
 import { sealerFor } from './encryption-options.js';
 import type { EventStreamOptions } from './event-stream.js';
+import { JoinWait } from './join-wait.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
+import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
+import { readUnreadableRefusal, refusalOfUnreadable } from './unreadable-refusal.js';
 
 /** The events of a {@link SwimNode}, by name. */
 export interface NodeEventMap {
@@ -45,11 +55,18 @@ export interface NodeEventMap {
   update: [MemberEvent];
   /** An application message arrived: a direct send, or a broadcast delivered by gossip. */
   message: [MessageEvent];
+  /** Two addresses claim one name; `self` when this member is one of them (also logged at warn). */
+  conflict: [ConflictEvent];
+  /** Another member declared this one dead; it refuted unless it was leaving (`fdkit agent` logs it). */
+  'declared-dead': [DeclaredDeadEvent];
 }
 
 /** Options of {@link SwimNode.join}. */
 export interface JoinOptions {
-  /** Stops waiting for the seeds' answers (the member keeps retrying them in the background). */
+  /**
+   * Stops waiting for the seeds' answers, rejecting with an `AbortError` (`FDKIT_ABORTED`, the signal's
+   * reason as its `cause`); the member keeps retrying its seeds in the background.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -59,6 +76,16 @@ export interface LeaveOptions {
   readonly timeoutMs?: number;
   /** Stops waiting for the leave to spread; the leave itself has been announced and keeps spreading. */
   readonly signal?: AbortSignal;
+}
+
+/** What {@link SwimNode.leave} saw. */
+export interface LeaveResult {
+  /** How many of the members live at the leave acknowledged it before `leave()` resolved. */
+  readonly acknowledged: number;
+  /** How many members other than this one were alive or suspect at the leave. */
+  readonly live: number;
+  /** True when some did not acknowledge in time (or the signal aborted the wait). */
+  readonly timedOut: boolean;
 }
 
 /**
@@ -84,8 +111,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   private batcher: DatagramBatcher | undefined;
   // After leave(): the core still runs, to spread the leave, but takes no more updates.
   private left = false;
-  // Stream sends made while join() runs the core, so that join can wait for the seeds' answers.
-  private capture: Promise<boolean>[] | undefined;
+  // Stream sends made while join() runs the core, by address, so that join can wait for their outcome.
+  private capture: Map<string, Promise<string | undefined>> | undefined;
 
   /** @param options - see {@link NodeOptions}; validated here, before anything is bound */
   constructor(options: NodeOptions = {}) {
@@ -123,6 +150,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     return this.host.core?.localHealth ?? 0;
   }
 
+  /** Updates waiting to be gossiped (0 before start): a queue that keeps growing means gossip cannot keep up. */
+  get pendingBroadcasts(): number {
+    return this.host.core?.pendingBroadcasts ?? 0;
+  }
+
   /**
    * Binds the transport and starts probing and gossip. Rejects with a `NetworkError`
    * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`) when the address cannot be bound,
@@ -135,9 +167,12 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   /**
    * Joins a cluster through seeds: `host:port` (host names are resolved through DNS, A and AAAA) or
-   * `srv:NAME` (SRV records). Resolves with the number of seed addresses that answered; rejects with a
-   * `NetworkError` when none did. Either way the member keeps retrying its seeds in the background while
-   * it knows nobody, resolving names again on every attempt, so a cluster can form in any start order.
+   * `srv:NAME` (SRV records). Waits for every seed's answer, at most `joinTimeoutMs`, and resolves with
+   * the number of seeds that accepted this member (sent their state back). Rejects with a `JoinError`
+   * when none did: its code is the first seed's refusal (`FDKIT_JOIN_KEY_MISMATCH`,
+   * `FDKIT_JOIN_LABEL_MISMATCH`, ...) or `FDKIT_CONNECT_FAILED` when no seed answered. Either way the
+   * member keeps retrying its seeds in the background while it knows nobody, resolving names again on
+   * every attempt, so a cluster can form in any start order.
    */
   async join(seeds: readonly string[], options: JoinOptions = {}): Promise<number> {
     const core = this.host.requireCore('join');
@@ -145,29 +180,38 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       throw new InvalidArgumentError('seeds', 'join: seeds must be an array of strings');
     }
     for (const seed of seeds) checkSeed(seed);
+    const signal = options.signal;
+    if (signal?.aborted) throw joinAborted(signal);
     // The core sends to the seeds synchronously: what it sends is what join waits for.
-    this.capture = [];
-    core.join(seeds);
-    const sends = this.capture;
+    const sends = new Map<string, Promise<string | undefined>>();
+    const answers: SeedAnswer[] = [];
+    let wait: JoinWait | undefined;
+    this.capture = sends;
+    core.join(seeds, (answer) => (wait === undefined ? answers.push(answer) : wait.answered(answer)));
     this.capture = undefined;
-    const answered = await abortable(Promise.all(sends), options.signal);
-    const count = answered.filter(Boolean).length;
-    if (count === 0 && seeds.length > 0) {
-      throw new NetworkError(
-        'FDKIT_CONNECT_FAILED',
-        seeds.join(', '),
-        `join: no seed answered (${seeds.join(', ')}); check the addresses and that the seeds are running. The member keeps retrying in the background.`,
-      );
+    const targets = sends.size === 0 ? seeds : [...sends.keys()];
+    wait = new JoinWait(targets, this.host.clock, this.resolved.joinTimeoutMs);
+    for (const answer of answers) wait.answered(answer);
+    for (const seed of targets) {
+      const sent = sends.get(seed) ?? Promise.resolve("it is this member's own address");
+      sent.then((failure) => wait.sent(seed, failure));
     }
-    return count;
+    try {
+      return await abortable(wait.done, signal);
+    } catch (error) {
+      if (signal?.aborted !== true) throw error;
+      wait.cancel();
+      throw joinAborted(signal);
+    }
   }
 
   /**
-   * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves once the
-   * leave has been gossiped as often as the protocol retransmits an update, or after `timeoutMs`. Call
-   * {@link SwimNode.shutdown} afterwards.
+   * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves as soon
+   * as every member that was live at the leave has acknowledged it (echoed the leave back: gossiped it
+   * to this member, or carried it in its ack to this member's ping), at once when nobody else is live,
+   * or after `timeoutMs`; the result says how many acknowledged. Call {@link SwimNode.shutdown} afterwards.
    */
-  async leave(options: LeaveOptions = {}): Promise<void> {
+  async leave(options: LeaveOptions = {}): Promise<LeaveResult> {
     const core = this.host.requireCore('leave');
     const timeoutMs = options.timeoutMs ?? this.resolved.leaveTimeoutMs;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
@@ -175,16 +219,20 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     }
     core.leave();
     this.left = true;
-    const others = core
+    const live = core
       .members()
-      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'));
-    if (others.length === 0) return;
+      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'))
+      .map((m) => m.name);
+    const acked = core.leaveAcknowledgedBy;
+    const acknowledged = (): number => live.filter((name) => acked.has(name)).length;
     const clock = this.host.clock;
     const deadline = clock.now() + timeoutMs;
     const step = core.config.gossipIntervalMs;
-    while (core.pendingBroadcasts > 0 && clock.now() < deadline && options.signal?.aborted !== true) {
+    while (acknowledged() < live.length && clock.now() < deadline && options.signal?.aborted !== true) {
       await new Promise<void>((resolve) => clock.setTimer(Math.min(step, deadline - clock.now()), resolve));
     }
+    const count = acknowledged();
+    return { acknowledged: count, live: live.length, timedOut: count < live.length };
   }
 
   /**
@@ -261,6 +309,16 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       ...(options.adaptiveProbeTimeout === undefined
         ? {}
         : { adaptiveProbeTimeout: options.adaptiveProbeTimeout }),
+      ...(options.delegates === undefined
+        ? {}
+        : {
+            delegates: loggedDelegates(
+              options.delegates,
+              this.host.log,
+              appStateBytesMax(options.streamBytesMax ?? TRANSPORT_DEFAULTS.streamBytesMax),
+            ),
+          }),
+      ...(options.conflictPolicy === undefined ? {} : { conflictPolicy: options.conflictPolicy }),
     };
     const core = new SwimCore(coreOptions, this.environment(transport));
     this.batcher = new DatagramBatcher(
@@ -274,9 +332,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         for (const packet of result.packets) core.handlePacket(from, packet);
       }),
     );
-    transport.onStream((bytes, from) =>
-      this.host.receive('stream', bytes, from, openStream, (result) =>
-        this.receiveStream(core, result.message, from),
+    // A message this member cannot read at all is refused on its own connection (`unreadable-refusal.ts`).
+    transport.onStream((bytes, from, reply) =>
+      this.host.receive(
+        'stream',
+        bytes,
+        from,
+        openStream,
+        (result) => this.receiveStream(core, result.message, from),
+        (rejection) => {
+          const refusal = refusalOfUnreadable(rejection.reason, core.name, this.resolved.label);
+          if (refusal !== undefined) reply?.(encodeStream(refusal));
+        },
       ),
     );
     return {
@@ -295,7 +362,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       },
       sendStream: (address: string, message: StreamMessage) => {
         const sent = this.sendStream(transport, address, this.seal(encodeStream(message)));
-        this.capture?.push(sent);
+        this.capture?.set(address, sent);
       },
       emit: (event: SwimEvent) => this.dispatch(event),
       ...(transport.probeConnect === undefined
@@ -313,8 +380,15 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     };
   }
 
-  /** Sends one state-sync message; a seed written as a name is resolved first, on every attempt. */
-  private async sendStream(transport: Transport, address: string, payload: Uint8Array): Promise<boolean> {
+  /**
+   * Sends one state-sync message; a seed written as a name is resolved first, on every attempt. Resolves
+   * with undefined once sent to at least one address, else with why not.
+   */
+  private async sendStream(
+    transport: Transport,
+    address: string,
+    payload: Uint8Array,
+  ): Promise<string | undefined> {
     // The address came from a seed list or from gossip: a bad one, or a name that does not resolve, is
     // a failed exchange to log, never an exception (the core retries on its own schedule).
     let targets = [address];
@@ -325,22 +399,31 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       }
     } catch (error) {
       this.host.log.debug({ address, error: String(error) }, 'state sync address unusable');
-      return false;
+      return errorText(error);
     }
     if (targets.length === 0) {
       this.host.log.debug({ address }, 'state sync address resolved to nothing but this member');
-      return false;
+      return 'it resolved to nothing but this member';
     }
-    const results = await Promise.allSettled(targets.map((target) => transport.sendStream(target, payload)));
+    const send = (target: string): Promise<Uint8Array | undefined> =>
+      transport.exchange?.(target, payload) ?? transport.sendStream(target, payload).then(() => undefined);
+    const results = await Promise.allSettled(targets.map(send));
+    const ownLabel = this.sealer === undefined ? undefined : this.resolved.label;
     for (const result of results) {
-      if (result.status === 'rejected')
+      if (result.status === 'rejected') {
         this.host.log.debug({ address, error: String(result.reason) }, 'state sync failed');
+      } else if (result.value !== undefined) {
+        // Unsealed, and accepted only here: the answer on a connection this member opened.
+        const refusal = readUnreadableRefusal(result.value, ownLabel);
+        if (refusal !== undefined && this.host.running) this.host.core?.handleStream(address, refusal);
+      }
     }
-    return results.some((r) => r.status === 'fulfilled');
+    if (results.some((r) => r.status === 'fulfilled')) return undefined;
+    return results.map((r) => (r.status === 'rejected' ? errorText(r.reason) : '')).join('; ');
   }
 
   private receiveStream(core: SwimCore, message: StreamMessage, from: string): void {
-    // A fallback ping or ack: the core answers to the address it knows the sender by.
+    // A fallback ping or ack, or a refusal: the core answers to the address it knows the sender by.
     if (message.type !== 'push-pull') {
       core.handleStream(from, message);
       return;
@@ -364,8 +447,30 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   private dispatch(event: SwimEvent): void {
     this.host.push(event);
-    if (event.type === 'message') this.emit('message', event);
-    else this.emit(event.type, event);
+    switch (event.type) {
+      case 'message':
+        this.emit('message', event);
+        return;
+      case 'conflict':
+        this.conflicted(event);
+        this.emit('conflict', event);
+        return;
+      case 'declared-dead':
+        this.emit('declared-dead', event);
+        return;
+      default:
+        this.emit(event.type, event);
+    }
+  }
+
+  /** Logs a name conflict; a member that lost its name to a majority (its core stopped) shuts down. */
+  private conflicted(event: ConflictEvent): void {
+    const { name, existingAddress, otherAddress, holderAddress, self } = event;
+    this.host.log.warn({ name, existingAddress, otherAddress, holderAddress, self }, 'name conflict');
+    if (this.host.core?.isRunning !== false) return;
+    this.host.log.warn({ name, holderAddress }, 'lost the name to a majority of the cluster, shutting down');
+    // Not from inside the core's handler that reported it.
+    queueMicrotask(() => void this.shutdown());
   }
 
   private requireRunning(method: string): SwimCore {
@@ -398,6 +503,18 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
  */
 export function createNode(options: NodeOptions = {}): SwimNode {
   return new SwimNode(options);
+}
+
+/** The `AbortError` of a join given up. */
+function joinAborted(signal: AbortSignal): AbortError {
+  return new AbortError(
+    'join: the wait for the seeds was aborted; the member keeps retrying them',
+    signal.reason,
+  );
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** `s` when it is an `ip:port` address (not a host name), else undefined. */

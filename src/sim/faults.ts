@@ -65,6 +65,22 @@ export interface SlowCpuFault {
   readonly timersFirst?: boolean;
 }
 
+/**
+ * A second process started at `atMs` under the name of member `of`, at member `member`'s address (which
+ * does not start with the cluster): a name conflict (docs/design.md, "Name conflicts"). It joins through
+ * that member's seeds, and exits at `untilMs` (its host gone), or runs to the end.
+ */
+export interface ImpostorFault {
+  /** The index whose address and process the impostor takes; that member never starts as itself. */
+  readonly member: number;
+  /** The member whose name it claims. */
+  readonly of: number;
+  /** When it starts, in virtual ms since the run began. */
+  readonly atMs: number;
+  /** When it exits, in virtual ms since the run began; never when absent. */
+  readonly untilMs?: number;
+}
+
 /** Every fault of a run. */
 export interface FaultPlan {
   /** Processes that die (whole hosts, or kills with `hostUp`), in any order. */
@@ -75,6 +91,8 @@ export interface FaultPlan {
   readonly partitions: readonly PartitionFault[];
   /** Processes slowed down for a while. */
   readonly slowCpus: readonly SlowCpuFault[];
+  /** Processes that claim another member's name. */
+  readonly impostors?: readonly ImpostorFault[];
 }
 
 export const NO_FAULTS: FaultPlan = Object.freeze({ crashes: [], pauses: [], partitions: [], slowCpus: [] });

@@ -5,13 +5,26 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import { START_INCARNATION_MAX } from '../membership/identity.js';
-import { checkKnownKeys, checkNumber } from '../options.js';
+import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 import type { SwimConfig } from '../swim/config.js';
+import type { ConflictPolicy } from '../swim/conflict-policy.js';
+import { checkConflictPolicy } from '../swim/core-types.js';
+import type { SwimDelegates } from '../swim/delegates.js';
 import type { SwimEvent } from '../swim/events.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import type { FaultPlan } from './faults.js';
 import type { NetworkModel } from './network.js';
+
+/** What one member of a simulation has of its own (see {@link SimulationOptions.member}). */
+export interface SimMemberOptions {
+  /** Its metadata, at most 512 bytes. Default none. */
+  readonly meta?: Uint8Array;
+  /** Its delegates (docs/delegates.md), kept across its restarts. Default none. */
+  readonly delegates?: SwimDelegates;
+  /** The indexes of the members it joins through. Default: three drawn at random. */
+  readonly seeds?: readonly number[];
+}
 
 /** Options of the `Simulation` constructor. */
 export interface SimulationOptions {
@@ -50,6 +63,13 @@ export interface SimulationOptions {
    * 10,000 members would cost more than the rest of the run: default n <= 2000.
    */
   readonly deathWatch?: boolean;
+  /**
+   * Whether the cluster starts formed. Default true; with false every member starts alone at time 0 and
+   * joins its seeds, so that who joins whom is up to the protocol (and the members' filters).
+   */
+  readonly formed?: boolean;
+  /** What member `i` has of its own: metadata, delegates, seeds. Called once per member, at creation. */
+  readonly member?: (index: number) => SimMemberOptions;
   /** Whether to measure `convergence.agreeAfterMs` (O(n²) per check). Default: for n up to 1000. */
   readonly checkAgreement?: boolean;
   /**
@@ -64,6 +84,8 @@ export interface SimulationOptions {
       };
   /** Called about once per virtual second with the virtual time reached. */
   readonly onProgress?: (virtualMs: number, totalMs: number) => void;
+  /** How members resolve name conflicts (see `SwimCoreOptions.conflictPolicy`). Default `holder`. */
+  readonly conflictPolicy?: ConflictPolicy;
   /** Receives every event of every member, for tests and timelines. */
   readonly onEvent?: (observer: number, event: SwimEvent) => void;
   /** Reads resident memory, for the report's peakRssMb (the CLI passes the host's). */
@@ -87,8 +109,11 @@ const KNOWN_OPTIONS = [
   'adaptiveProbeTimeout',
   'freezeGuard',
   'deathWatch',
+  'formed',
+  'member',
   'checkAgreement',
   'leader',
+  'conflictPolicy',
   'onProgress',
   'onEvent',
   'rssBytes',
@@ -101,6 +126,21 @@ export function checkOptions(options: SimulationOptions): { nodes: number; profi
   const nodes = checkNumber(OWNER, 'nodes', options.nodes, { min: 2, max: 20_000, integer: true });
   checkNumber(OWNER, 'seconds', options.seconds, { min: 1, max: 86_400 });
   checkNumber(OWNER, 'seed', options.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
+  if (options.formed !== undefined && typeof options.formed !== 'boolean') {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'formed',
+      `${OWNER}: option formed must be a boolean, got ${describeReceived(options.formed)}`,
+    );
+  }
+  if (options.member !== undefined && typeof options.member !== 'function') {
+    throw new InvalidOptionError(
+      'FDKIT_INVALID_OPTION',
+      'member',
+      `${OWNER}: option member must be a function of a member's index, got ${describeReceived(options.member)}`,
+    );
+  }
+  checkConflictPolicy(OWNER, options.conflictPolicy);
   const profile = options.profile ?? 'lan';
   if (!(profile in profiles)) {
     throw new InvalidOptionError(
@@ -153,4 +193,21 @@ export function checkPlan(plan: FaultPlan, nodes: number, joiner: number): void 
   for (const p of plan.pauses) check('faults.pauses', p.member);
   for (const s of plan.slowCpus) check('faults.slowCpus', s.member);
   for (const part of plan.partitions) for (const m of part.side) check('faults.partitions', m);
+  for (const i of plan.impostors ?? []) {
+    check('faults.impostors', i.member);
+    check('faults.impostors', i.of);
+  }
+}
+
+/** Checks member `i`'s own seeds: indexes of other members. */
+export function checkMemberSeeds(i: number, seeds: readonly number[], nodes: number): void {
+  for (const s of seeds) {
+    if (!Number.isInteger(s) || s < 0 || s >= nodes || s === i) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'member.seeds',
+        `${OWNER}: option member.seeds of member ${i} names ${describeReceived(s)}; seeds are other members, 0 to ${nodes - 1}`,
+      );
+    }
+  }
 }

@@ -5,7 +5,8 @@
  *
  * The cluster starts formed (every member knows every other, as after a completed join), which keeps the
  * start O(n) per member instead of one full state exchange each; one extra member joins through seeds
- * early in the run, to measure how fast a join spreads.
+ * early in the run, to measure how fast a join spreads. With `formed: false` every member joins its
+ * seeds instead, which is how a test lets the members' filters decide who joins whom.
  *
  * With `leader`, every member also runs a leader hint (`src/omega/leader-core.ts`) fed by its own events
  * and clocked by its own process, so that a paused process's hint waits with it and a crashed one's stops;
@@ -19,18 +20,27 @@ import { VirtualClock } from '../runtime/virtual-clock.js';
 import type { SwimConfig } from '../swim/config.js';
 import { SwimCore } from '../swim/core.js';
 import { MemberDirectory } from '../swim/directory.js';
+import { isMemberEvent } from '../swim/events.js';
 import { profiles } from '../swim/profiles.js';
 import { simAddress, simIndexOf, simName } from './addresses.js';
-import { type FaultPlan, NO_FAULTS } from './faults.js';
+import { type FaultPlan, type ImpostorFault, NO_FAULTS } from './faults.js';
 import { MetricsCollector } from './metrics.js';
 import { lanNetwork, SimNetwork } from './network.js';
-import { checkOptions, checkPlan, leaderStableForMs, OWNER, type SimulationOptions } from './options.js';
+import {
+  checkMemberSeeds,
+  checkOptions,
+  checkPlan,
+  leaderStableForMs,
+  OWNER,
+  type SimMemberOptions,
+  type SimulationOptions,
+} from './options.js';
 import { SimProcess } from './process.js';
 import { type LeaderReport, quantiles, type SimulationReport } from './report.js';
 import { SimWatches } from './watches.js';
 
 export { simAddress, simName } from './addresses.js';
-export type { SimulationOptions } from './options.js';
+export type { SimMemberOptions, SimulationOptions } from './options.js';
 
 const SEEDS_PER_MEMBER = 3;
 /** How often agreement is checked once the last fault has ended. */
@@ -58,6 +68,7 @@ export class Simulation {
   private readonly directory = new MemberDirectory();
   private readonly config: Partial<SwimConfig>;
   private readonly seeds: string[][] = [];
+  private readonly own: SimMemberOptions[] = [];
   private readonly lifeIncarnation: number[] = [];
   private readonly metrics: MetricsCollector;
   private readonly joiner: number;
@@ -98,6 +109,7 @@ export class Simulation {
       this.directory.intern(simName(i), simAddress(i));
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
+    for (let i = 0; i < nodes; i++) this.own.push(options.member?.(i) ?? {});
     for (let i = 0; i < nodes; i++) this.seeds.push(this.pickSeeds(i, nodes));
     // The members that start formed share one ranked view; each hint holds only what changes.
     const baseline =
@@ -109,10 +121,19 @@ export class Simulation {
             ),
           );
     const startIncarnation = Math.floor(this.clock.wallNow() / 1000);
+    // The joiner and the impostors' slots start later, or never as themselves.
+    const later = [
+      ...(this.joiner >= 0 ? [this.joiner] : []),
+      ...(this.plan.impostors ?? []).map((f) => f.member),
+    ];
     for (let i = 0; i < nodes; i++) {
-      if (i === this.joiner) continue;
+      if (later.includes(i)) continue;
+      if (options.formed === false) {
+        this.start(i, 0, false);
+        continue;
+      }
       const core = this.createCore(i);
-      core.assumeDirectoryMembers(startIncarnation, this.joiner >= 0 ? [this.joiner] : []);
+      core.assumeDirectoryMembers(startIncarnation, later);
       this.processes[i]!.core = core;
       this.startLeader(i, core, baseline);
       core.start();
@@ -248,22 +269,28 @@ export class Simulation {
     return held === undefined && this.metrics.heldDeadSinceCrash(observer, member);
   }
 
-  private createCore(i: number, incarnation?: number): SwimCore {
+  /** A core for member `i`'s process; `claims`: an impostor under member `claims`'s name, on its own directory. */
+  private createCore(i: number, incarnation?: number, claims?: number): SwimCore {
     const process = this.processes[i]!;
     const ownAddress = this.directory.addressOf(i);
+    const own = this.own[i]!;
     const core = new SwimCore(
       {
         // The directory's own strings, so that comparing names in lookups stops at the pointer.
-        name: this.directory.nameOf(i),
+        name: this.directory.nameOf(claims ?? i),
         address: this.directory.addressOf(i),
         config: this.config,
-        directory: this.directory,
+        // A shared directory holds one address per name: the impostor's would overwrite the holder's.
+        directory: claims === undefined ? this.directory : new MemberDirectory(),
+        ...(this.options.conflictPolicy === undefined ? {} : { conflictPolicy: this.options.conflictPolicy }),
         ...(incarnation === undefined ? {} : { incarnation }),
         trackPhi: this.options.trackPhi ?? this.processes.length <= 2000,
         ...(this.options.adaptiveProbeTimeout === undefined
           ? {}
           : { adaptiveProbeTimeout: this.options.adaptiveProbeTimeout }),
         ...(this.options.freezeGuard === undefined ? {} : { freezeGuard: this.options.freezeGuard }),
+        ...(own.meta === undefined ? {} : { meta: own.meta }),
+        ...(own.delegates === undefined ? {} : { delegates: own.delegates }),
       },
       {
         clock: process,
@@ -290,7 +317,7 @@ export class Simulation {
           });
         },
         emit: (event) => {
-          if (event.type !== 'message') {
+          if (isMemberEvent(event)) {
             this.metrics.record(i, event);
             this.leaders?.[i]?.observe(event);
           }
@@ -332,6 +359,11 @@ export class Simulation {
   }
 
   private pickSeeds(i: number, nodes: number): string[] {
+    const chosen = this.own[i]!.seeds;
+    if (chosen !== undefined) {
+      checkMemberSeeds(i, chosen, nodes);
+      return chosen.map(simAddress);
+    }
     const seeds: string[] = [];
     const candidates = nodes - 1 - (this.joiner >= 0 && this.joiner !== i ? 1 : 0);
     while (seeds.length < Math.min(SEEDS_PER_MEMBER, candidates)) {
@@ -385,6 +417,10 @@ export class Simulation {
       );
       clock.setTimer(part.atMs + part.durationMs, () => this.network.heal());
     }
+    for (const f of this.plan.impostors ?? []) {
+      clock.setTimer(f.atMs, () => this.startImpostor(f));
+      if (f.untilMs !== undefined) clock.setTimer(f.untilMs, () => this.processes[f.member]!.crash(false));
+    }
     for (const s of this.plan.slowCpus) {
       end(s.atMs + s.durationMs);
       clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs, s.timersFirst === true));
@@ -422,6 +458,13 @@ export class Simulation {
     core.join(this.seeds[i]!);
     if (isJoin) this.metrics.joined(i, atMs);
     else this.metrics.restarted(i);
+  }
+
+  private startImpostor(f: ImpostorFault): void {
+    const core = this.createCore(f.member, undefined, f.of);
+    this.processes[f.member]!.restart(core);
+    core.start();
+    core.join(this.seeds[f.member]!);
   }
 
   /**

@@ -13,10 +13,13 @@ import {
 } from '../membership/identity.js';
 import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from '../membership/limits.js';
 import type { MemberStateName } from '../membership/member-state.js';
-import { checkKnownKeys } from '../options.js';
+import { checkChoice, checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { AdaptiveTimeoutOptions } from './adaptive-timeout.js';
 import { resolveSwimConfig, type SwimConfig } from './config.js';
+import { CONFLICT_POLICIES, type ConflictPolicy } from './conflict-policy.js';
+import { checkDelegates } from './delegate-guard.js';
+import type { SwimDelegates } from './delegates.js';
 import type { MemberDirectory } from './directory.js';
 import { lan } from './profiles.js';
 
@@ -59,6 +62,18 @@ export interface SwimCoreOptions {
    * `death-watch.ts`). Default true.
    */
   readonly deathWatch?: boolean;
+  /**
+   * The application's hooks (docs/delegates.md): filters of who joins and whose state is merged, and
+   * application state carried in every state exchange. Each present hook must be a function. None by
+   * default.
+   */
+  readonly delegates?: SwimDelegates;
+  /**
+   * How a name claimed from two addresses is resolved (docs/design.md, "Name conflicts"): `holder`, the
+   * default (memberlist's), keeps it where it is held and refuses the newcomer's join; `majority` (serf's)
+   * asks every member, and the claimant with fewer votes stops.
+   */
+  readonly conflictPolicy?: ConflictPolicy;
 }
 
 /** One member as seen by this member. */
@@ -88,6 +103,8 @@ const KNOWN_OPTIONS = [
   'adaptiveProbeTimeout',
   'freezeGuard',
   'deathWatch',
+  'delegates',
+  'conflictPolicy',
 ] as const;
 
 const EMPTY = new Uint8Array(0);
@@ -99,6 +116,9 @@ export interface ResolvedCoreOptions {
   readonly config: SwimConfig;
   readonly meta: Uint8Array;
   readonly incarnation: number;
+  /** The delegates, checked; `{}` for none. */
+  readonly delegates: SwimDelegates;
+  readonly conflictPolicy: ConflictPolicy;
 }
 
 /**
@@ -115,6 +135,8 @@ export function resolveCoreOptions(options: SwimCoreOptions, clock: Clock): Reso
     config: resolveSwimConfig(options.config ?? {}, lan),
     meta: checkMemberMeta(OWNER, options.meta ?? EMPTY),
     incarnation: checkStartIncarnation(OWNER, options.incarnation ?? Math.floor(clock.wallNow() / 1000)),
+    delegates: checkDelegates(OWNER, options.delegates) ?? {},
+    conflictPolicy: checkConflictPolicy(OWNER, options.conflictPolicy),
   };
 }
 
@@ -131,4 +153,13 @@ export function checkPayload(method: string, payload: Uint8Array): void {
       `${OWNER}: ${method} payload must be a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
     );
   }
+}
+
+/**
+ * Checks a `conflictPolicy` option of `owner`; undefined is the default, `holder`.
+ *
+ * @throws {@link InvalidOptionError} unless it is one of {@link CONFLICT_POLICIES}.
+ */
+export function checkConflictPolicy(owner: string, policy: unknown): ConflictPolicy {
+  return policy === undefined ? 'holder' : checkChoice(owner, 'conflictPolicy', policy, CONFLICT_POLICIES);
 }

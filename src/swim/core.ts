@@ -18,6 +18,7 @@ import { ALIVE, LEFT, type MemberStateName, stateName, UNKNOWN } from '../member
 import { AdaptiveTimeout } from './adaptive-timeout.js';
 import { Broadcasts } from './broadcasts.js';
 import type { SwimConfig } from './config.js';
+import { NameConflicts } from './conflicts.js';
 import type { SwimContext } from './context.js';
 import {
   checkPayload,
@@ -28,10 +29,13 @@ import {
 } from './core-types.js';
 import { type SwimCounters, zeroSwimCounters } from './counters.js';
 import { DeathWatch } from './death-watch.js';
+import { DelegateGuard } from './delegate-guard.js';
 import { MemberDirectory } from './directory.js';
 import type { SwimEnvironment } from './environment.js';
 import { Gossiper } from './gossiper.js';
 import { Health } from './health.js';
+import type { SeedAnswer } from './join-attempt.js';
+import { LeaveEcho } from './leave-echo.js';
 import { Lifecycle } from './lifecycle.js';
 import { MemberView } from './member-view.js';
 import { packetBaseBytes, updateBytes } from './message-size.js';
@@ -47,8 +51,6 @@ import { Suspicions } from './suspicions.js';
 import { Tombstones } from './tombstones.js';
 
 export type { MemberInfo, SwimCoreOptions } from './core-types.js';
-
-const EMPTY = new Uint8Array(0);
 
 /**
  * A SWIM member's protocol state machine. Create it, {@link SwimCore.start} it, {@link SwimCore.join}
@@ -76,6 +78,7 @@ export class SwimCore {
   private readonly health: Health;
   private readonly self: SelfState;
   private readonly rules: MembershipRules;
+  private readonly conflicts: NameConflicts;
   private readonly suspicions: Suspicions;
   private readonly tombstones: Tombstones;
   private readonly deathWatch: DeathWatch | undefined;
@@ -85,6 +88,7 @@ export class SwimCore {
   private readonly broadcasts: Broadcasts;
   private readonly reporter: Reporter;
   private readonly phi: PhiTracker | undefined;
+  private leaveEcho: LeaveEcho | undefined;
 
   /**
    * Creates a member, not started yet: nothing is sent and no timer is set until {@link SwimCore.start}.
@@ -94,7 +98,8 @@ export class SwimCore {
    *   starting incarnation outside 0 to 2^32 − 16, or a `config` field out of its range.
    */
   constructor(options: SwimCoreOptions, env: SwimEnvironment) {
-    const { name, address, config, meta, incarnation } = resolveCoreOptions(options, env.clock);
+    const resolved = resolveCoreOptions(options, env.clock);
+    const { name, address, config, meta, incarnation, delegates } = resolved;
     this.name = name;
     this.address = address;
     this.config = config;
@@ -120,6 +125,7 @@ export class SwimCore {
       outbox: this.outbox,
       health: this.health,
       lifecycle: this.lifecycle,
+      delegates: new DelegateGuard(delegates, this.counters),
     };
     this.phi = options.trackPhi === false ? undefined : new PhiTracker(view, clock, config.probeIntervalMs);
     const watch = env.watch;
@@ -148,12 +154,20 @@ export class SwimCore {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
+    this.conflicts = new NameConflicts(ctx, resolved.conflictPolicy, (event) => env.emit(event), {
+      pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
+      moved: (a) => this.rules.alive(a, false, false, true),
+      yieldName: () => this.stop(),
+      notifyConflict:
+        delegates?.notifyConflict === undefined ? undefined : (c) => delegates.notifyConflict?.(c),
+    });
     this.rules = new MembershipRules(ctx, this.self, reporter, {
       takeSuspicion: (id) => this.suspicions.take(id),
       suspect: (s) => this.suspicions.suspect(s),
       ceilingOf: (name) => this.tombstones.ceilingOf(name),
       pruneTombstones: () => this.tombstones.prune(),
       addressChanged: () => this.deathWatch?.changed(),
+      conflicts: this.conflicts,
     });
     const adaptive =
       options.adaptiveProbeTimeout === undefined
@@ -178,7 +192,7 @@ export class SwimCore {
       get incarnation() {
         return self.incarnation;
       },
-      merge: (members, from) => this.rules.merge(members, from),
+      merge: (members, from, join) => this.rules.merge(members, from, join),
       pruneTombstones: () => this.tombstones.prune(),
       pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
     });
@@ -219,6 +233,10 @@ export class SwimCore {
     return this.prober.adaptiveTimeout?.timeoutMs();
   }
 
+  /** Since {@link SwimCore.leave}, the members that echoed the leave back (`leave-echo.ts`), by name. */
+  get leaveAcknowledgedBy(): ReadonlySet<string> {
+    return this.leaveEcho?.heardFrom ?? new Set();
+  }
   /** The members this member watches over held connections (see `death-watch.ts`), by name. */
   get watching(): string[] {
     return this.deathWatch?.watching.map((id) => this.directory.nameOf(id)) ?? [];
@@ -257,16 +275,16 @@ export class SwimCore {
   }
 
   /**
-   * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, this member's own
-   * address skipped), which announces this member to them; while it still knows nobody it retries them,
-   * one probe interval later and then twice as long each time, up to the reconnect interval. Returns at
-   * once: the answers arrive through {@link SwimCore.handleStream}.
+   * Exchanges state with the members at `seedAddresses` (a push-pull over a stream, own address skipped),
+   * which announces this member to them; while it knows nobody it retries them, one probe interval later
+   * and then twice as long each time, up to the reconnect interval. Returns at once: `onAnswer` hears each
+   * seed's first answer (its state, or its refusal of this member) from {@link SwimCore.handleStream}.
    *
    * @throws {@link LifecycleError} `FDKIT_NOT_STARTED` before `start()`, `FDKIT_STOPPED` after `stop()`.
    */
-  join(seedAddresses: readonly string[]): void {
+  join(seedAddresses: readonly string[], onAnswer?: (answer: SeedAnswer) => void): void {
     this.requireRunning('join');
-    this.sync.join(seedAddresses);
+    this.sync.join(seedAddresses, onAnswer);
   }
 
   /**
@@ -280,6 +298,7 @@ export class SwimCore {
     this.requireRunning('leave');
     this.lifecycle.phase = 'leaving';
     const incarnation = this.self.incarnation;
+    this.leaveEcho = new LeaveEcho(this.name, incarnation);
     this.view.table.set(this.selfId, LEFT, incarnation, this.env.clock.now());
     this.outbox.enqueue({ kind: 'dead', name: this.name, incarnation, from: this.name }, this.selfId);
   }
@@ -295,6 +314,7 @@ export class SwimCore {
     this.sync.stop();
     this.deathWatch?.stop();
     this.suspicions.stop();
+    this.conflicts.stop();
   }
 
   /**
@@ -357,22 +377,8 @@ export class SwimCore {
    * with the phi of its silence now.
    */
   members(): MemberInfo[] {
-    const { directory, table } = this.view;
-    const out: MemberInfo[] = [];
     const now = this.env.clock.now();
-    for (let id = 0; id < directory.size; id++) {
-      const state = table.stateOf(id);
-      if (state === UNKNOWN) continue;
-      out.push({
-        name: directory.nameOf(id),
-        address: directory.addressOf(id),
-        state: stateName(state),
-        incarnation: table.incarnationOf(id),
-        meta: table.metadataOf(id) ?? EMPTY,
-        phi: this.phi?.phiOf(id, now) ?? 0,
-      });
-    }
-    return out;
+    return this.view.snapshot((id) => this.phi?.phiOf(id, now) ?? 0);
   }
 
   /** The state of the member called `name` in this member's view, or undefined when unknown. */
@@ -391,6 +397,7 @@ export class SwimCore {
     if (!this.isRunning) return;
     this.counters.packetsReceived++;
     this.phi?.heardFrom(packet.from);
+    this.leaveEcho?.heard(packet);
     // Updates first, so that an ack answering this packet already carries any refutation they cause
     // (Lifeguard's buddy system relies on it).
     for (const update of packet.updates) this.applyUpdate(update);
@@ -418,12 +425,15 @@ export class SwimCore {
         return;
       case 'gossip':
         return;
+      case 'conflict':
+      case 'name-query':
+        this.conflicts.handle(fromAddress, packet);
     }
   }
 
   /**
    * Handles one message that arrived over a stream from `fromAddress`: a state exchange (a request is
-   * answered over a stream), or a fallback ping or its ack. Ignored unless the member is running.
+   * answered over a stream) or a refusal of one, or a fallback ping or its ack. Ignored unless the member is running.
    */
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
@@ -431,6 +441,9 @@ export class SwimCore {
     switch (message.type) {
       case 'push-pull':
         this.sync.handlePushPull(fromAddress, message);
+        return;
+      case 'refuse':
+        this.sync.handleRefuse(fromAddress, message);
         return;
       case 'ping':
         this.prober.answerStreamPing(message);

@@ -58,6 +58,20 @@ export interface SwimCounters {
   lastWords: number;
   /** Of those, the ones that answered: deaths that would have been false. */
   lastWordsAnswered: number;
+  /** Alive statements the alive filter refused (see `SwimDelegates.filterAlive`): members kept out. */
+  aliveRefused: number;
+  /** State exchanges the merge filter refused (see `SwimDelegates.filterMerge`): nothing of them merged. */
+  mergesRefused: number;
+  /**
+   * Delegate calls that threw or answered something unusable (a filter then refuses, a state is taken as
+   * empty): an application bug the protocol stepped around.
+   */
+  delegateErrors: number;
+  /**
+   * Name conflicts this member reported: one per `conflict` event (a pair of addresses claiming one name,
+   * reported again at most once a push-pull interval).
+   */
+  nameConflicts: number;
 }
 
 /** Counters at zero, for a new member. */
@@ -85,5 +99,9 @@ export function zeroSwimCounters(): SwimCounters {
     watchesClosed: 0,
     lastWords: 0,
     lastWordsAnswered: 0,
+    aliveRefused: 0,
+    mergesRefused: 0,
+    delegateErrors: 0,
+    nameConflicts: 0,
   };
 }

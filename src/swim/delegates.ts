@@ -48,7 +48,10 @@ export interface SwimDelegates {
   filterMerge?(members: readonly CandidateMember[], join: boolean): string | undefined;
   /** The application's state to send in a state exchange; `join`: the exchange is a join. */
   localState?(join: boolean): Uint8Array;
-  /** The peer's application state from a state exchange; `join`: the exchange is a join. */
+  /**
+   * The peer's application state from a state exchange, once its member list is merged; `join`: the
+   * exchange is a join (a joiner's request at the seed, or at the joiner the reply to its request).
+   */
   mergeRemoteState?(state: Uint8Array, join: boolean): void;
   /** Told of every name conflict this member sees or is party to. */
   notifyConflict?(conflict: NameConflict): void;

@@ -3,13 +3,16 @@
  * (the directory, which the simulator shares among its members), each one's state and incarnation (the
  * table) and the randomized round-robin of probe targets (the order), over one compact storage.
  */
-import { ALIVE, LEFT, SUSPECT, UNKNOWN } from '../membership/member-state.js';
+import { ALIVE, LEFT, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
+import type { MemberInfo } from './core-types.js';
 import type { MemberDirectory } from './directory.js';
 import { MemberTable } from './member-table.js';
 import { ProbeOrder } from './probe-order.js';
 import { sharedBaseline, ViewStorage } from './view-storage.js';
+
+const EMPTY = new Uint8Array(0);
 
 export class MemberView {
   readonly table: MemberTable;
@@ -28,6 +31,25 @@ export class MemberView {
   ) {
     this.table = new MemberTable(this.storage);
     this.order = new ProbeOrder(this.storage);
+  }
+
+  /** Every member known, this one included, in directory order: a new array of snapshots. */
+  snapshot(phiOf: (id: number) => number): MemberInfo[] {
+    const { directory, table } = this;
+    const out: MemberInfo[] = [];
+    for (let id = 0; id < directory.size; id++) {
+      const state = table.stateOf(id);
+      if (state === UNKNOWN) continue;
+      out.push({
+        name: directory.nameOf(id),
+        address: directory.addressOf(id),
+        state: stateName(state),
+        incarnation: table.incarnationOf(id),
+        meta: table.metadataOf(id) ?? EMPTY,
+        phi: phiOf(id),
+      });
+    }
+    return out;
   }
 
   /** Members known in any state, this one included: memberlist's estimate of n. */

@@ -4,7 +4,7 @@
  * fields (the wire layout of docs/design.md), so the estimate is exact for that codec and an upper bound for
  * names and payloads within the usual limits.
  */
-import type { Packet, Update } from './messages.js';
+import type { Packet, Refuse, Update } from './messages.js';
 
 /** Bytes of `s` in UTF-8, without allocating. */
 export function utf8Length(s: string): number {
@@ -78,6 +78,12 @@ export function packetBaseBytes(p: Packet): number {
       return envelope + strBytes(p.from);
     case 'user':
       return envelope + strBytes(p.from) + binBytes(p.payload);
+    case 'conflict':
+      return (
+        envelope + strBytes(p.from) + strBytes(p.name) + strBytes(p.holderAddress) + strBytes(p.otherAddress)
+      );
+    case 'name-query':
+      return envelope + strBytes(p.from) + strBytes(p.name);
   }
 }
 
@@ -90,9 +96,18 @@ export function snapshotEntryBytes(
   return 2 + nameAndAddressBytes + uintBytes(incarnation) + binBytes(meta); // array header and state tag
 }
 
-/** Encoded size of a push-pull without its members. */
-export function pushPullBaseBytes(from: string, members: number): number {
-  return 5 + strBytes(from) + arrayHeaderBytes(members); // envelope, join and reply flags
+/**
+ * Encoded size of a push-pull without its members; `state`, the application's, is a trailing element
+ * written only when it is not empty.
+ */
+export function pushPullBaseBytes(from: string, members: number, state?: Uint8Array): number {
+  const trailer = state === undefined || state.length === 0 ? 0 : binBytes(state);
+  return 5 + strBytes(from) + arrayHeaderBytes(members) + trailer; // envelope, join and reply flags
+}
+
+/** Encoded size of a refusal: the envelope, the code (a fixint), two strings and the label if any. */
+export function refuseBytes(m: Refuse): number {
+  return 4 + strBytes(m.from) + strBytes(m.reason) + (m.label === undefined ? 0 : strBytes(m.label));
 }
 
 /** Encoded size of a whole packet, updates included. */

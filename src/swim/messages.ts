@@ -5,6 +5,7 @@
  * of well-formed UTF-8, incarnations and sequence numbers unsigned 32-bit integers; the decoder drops a
  * message with any field outside its bounds (the limits of docs/design.md, "Wire"), and the encoder refuses to write one.
  */
+import type { JoinRefusalCode } from './refusal.js';
 
 /** A member announces (or someone relays) that it is alive at an incarnation, with its metadata. */
 export interface AliveUpdate {
@@ -199,8 +200,43 @@ export interface UserPacket {
   readonly updates: readonly Update[];
 }
 
+/**
+ * `from` holds `name` at `holderAddress` and heard `otherAddress` claim it too: sent to both claimants of
+ * a name conflict, so that each learns of it (docs/design.md, "Name conflicts"). Also the answer to a
+ * {@link NameQuery}, where it is a vote for `holderAddress` (and `otherAddress` is the asker's).
+ */
+export interface ConflictNotice {
+  /** Discriminant of {@link Packet}. */
+  readonly type: 'conflict';
+  /** The sender's name. */
+  readonly from: string;
+  /** The name both addresses claim. */
+  readonly name: string;
+  /** The address the sender holds the name at. */
+  readonly holderAddress: string;
+  /** The other address that claims it. */
+  readonly otherAddress: string;
+  /** Updates piggybacked on it. Often empty. */
+  readonly updates: readonly Update[];
+}
+
+/**
+ * A claimant of a contested name asks which address the receiver holds `name` at (the majority policy
+ * of name conflicts); a receiver that holds it alive or suspect answers with a {@link ConflictNotice}.
+ */
+export interface NameQuery {
+  /** Discriminant of {@link Packet}. */
+  readonly type: 'name-query';
+  /** The asker's name. */
+  readonly from: string;
+  /** The contested name. */
+  readonly name: string;
+  /** Updates piggybacked on it. Often empty. */
+  readonly updates: readonly Update[];
+}
+
 /** Everything sent as one datagram. */
-export type Packet = Ping | PingReq | Ack | Nack | Gossip | UserPacket;
+export type Packet = Ping | PingReq | Ack | Nack | Gossip | UserPacket | ConflictNotice | NameQuery;
 
 /**
  * The members a full state exchange describes, one column per field (entry i of every column is one
@@ -243,11 +279,37 @@ export interface PushPull {
    * most 100,000 members, and within the stream's byte limit (32 MiB by default).
    */
   readonly members: MemberList;
+  /**
+   * The sender's application state (its `localState` delegate's bytes), handed to the receiver's
+   * `mergeRemoteState`. Absent for none; never empty when present (the wire writes it only then).
+   */
+  readonly state?: Uint8Array;
 }
 
 /**
- * Everything sent over a stream: the state exchange, and memberlist's TCP fallback probe, a {@link Ping}
- * answered by an {@link Ack} on a stream of its own (a member whose datagrams are lost, but whose TCP
- * connections get through, is not suspected for it).
+ * A seed's answer to a state exchange it will not take: sent instead of its member list, so that the
+ * requester's `join()` fails with the code and the reason rather than resolving while it stays alone.
  */
-export type StreamMessage = PushPull | Ping | Ack;
+export interface Refuse {
+  /** Discriminant of {@link StreamMessage}. */
+  readonly type: 'refuse';
+  /** The refusing member's name. */
+  readonly from: string;
+  /** Why; carried as its index in `JOIN_REFUSAL_CODES` (the codes' wire order). */
+  readonly code: JoinRefusalCode;
+  /** A sentence for people, 1 to 255 bytes of UTF-8. */
+  readonly reason: string;
+  /**
+   * The refusing member's cluster label (0 to 255 bytes), present only when it could not open the
+   * requester's sealed message: the label is authenticated but never sent, so this is how the requester
+   * tells another label (it compares with its own) from another key. memberlist sends labels in plaintext.
+   */
+  readonly label?: string;
+}
+
+/**
+ * Everything sent over a stream: the state exchange and its refusal, and memberlist's TCP fallback
+ * probe, a {@link Ping} answered by an {@link Ack} on a stream of its own (a member whose datagrams are
+ * lost, but whose TCP connections get through, is not suspected for it).
+ */
+export type StreamMessage = PushPull | Refuse | Ping | Ack;

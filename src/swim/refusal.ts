@@ -35,6 +35,7 @@ export const JOIN_REFUSAL_CODES: readonly JoinRefusalCode[] = [
 
 /** A seed's refusal of a joiner: the code, and a sentence for people. */
 export interface Refusal {
+  /** Why, as a stable code. */
   readonly code: JoinRefusalCode;
   /** E.g. `no installed key could open the message`; at most 255 bytes of UTF-8 on the wire. */
   readonly reason: string;

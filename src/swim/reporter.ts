@@ -1,10 +1,11 @@
 /**
- * The events a SWIM member reports: each member transition, with enough to explain it afterwards, and
- * each application message.
+ * The events a SWIM member reports: each member transition, with enough to explain it afterwards, each
+ * application message, and this member's own declared death.
  */
 import type { MemberEvent, TransitionCause } from '../membership/events.js';
 import type { SwimContext } from './context.js';
 import type { SwimEvent } from './events.js';
+import type { DeadUpdate } from './messages.js';
 import type { Suspicion } from './suspicion.js';
 
 export class Reporter {
@@ -47,6 +48,20 @@ export class Reporter {
       localHealth: health.awareness.score,
     };
     this.emit(event);
+  }
+
+  /** Reports that `d` declared this member dead; `refuted`: it answered with a higher incarnation. */
+  declaredDead(d: DeadUpdate, refuted: boolean): void {
+    const clock = this.ctx.clock;
+    this.emit({
+      type: 'declared-dead',
+      member: this.ctx.name,
+      accuser: d.from,
+      incarnation: d.incarnation,
+      refuted,
+      atMs: clock.now(),
+      wallMs: clock.wallNow(),
+    });
   }
 
   /** Reports an application message: a direct one, or a broadcast that gossip delivered. */

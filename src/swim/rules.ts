@@ -6,8 +6,10 @@
  */
 import type { TransitionCause } from '../membership/events.js';
 import { ALIVE, DEAD, LEFT, overrides, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
+import type { NameConflicts } from './conflicts.js';
 import type { SwimContext } from './context.js';
 import type { AliveUpdate, DeadUpdate, MemberList, SuspectUpdate, Update } from './messages.js';
+import type { Refusal } from './refusal.js';
 import type { Reporter } from './reporter.js';
 import type { SelfState } from './self.js';
 import type { Suspicion } from './suspicion.js';
@@ -24,9 +26,18 @@ export interface RulesPort {
   ceilingOf(name: string): number;
   /** Forgets the tombstones past their time (the tombstones). */
   pruneTombstones(): void;
-  /** A member's address changed, which no event tells of (the death watch). */
+  /** A member's address changed: the ring of the death watch follows addresses (the death watch). */
   addressChanged(): void;
+  /** Name conflicts: a claim on a name held alive elsewhere, or on our own (the conflicts). */
+  readonly conflicts: RulesConflicts;
 }
+
+/**
+ * What the rules ask of the name conflicts: `claimed`, gossip claims member `id`, held alive elsewhere,
+ * at `a.address` (a conflict or a move); `seen`, a conflict known at once; `claimedSelf`, our own name
+ * claimed from another address; `refusesJoin`, whether such a joiner is turned away.
+ */
+export type RulesConflicts = Pick<NameConflicts, 'claimed' | 'seen' | 'claimedSelf' | 'refusesJoin'>;
 
 /**
  * A death told directly to the member it is about, because a peer still holds it alive at or below that
@@ -40,6 +51,9 @@ interface Notice {
 }
 
 export class MembershipRules {
+  /** The highest incarnation of this member reported declared dead. */
+  private declaredDeadAt = -1;
+
   constructor(
     private readonly ctx: SwimContext,
     private readonly self: SelfState,
@@ -47,24 +61,31 @@ export class MembershipRules {
     private readonly port: RulesPort,
   ) {}
 
-  /** Applies an alive statement; `quiet`: learnt while joining, not gossiped on. */
-  alive(a: AliveUpdate, quiet = false): void {
+  /**
+   * Applies an alive statement; `quiet`: learnt while joining, not gossiped on; `vetted`: the alive
+   * filter already accepted it; `moved`: the member's old address was pinged and did not answer, so a
+   * new address is a move, not a conflict.
+   */
+  alive(a: AliveUpdate, quiet = false, vetted = false, moved = false): void {
     const { view, clock, random, outbox } = this.ctx;
     const { directory, table, order } = view;
     if (a.name === this.ctx.name) {
-      // Our own statement coming back is news only if someone claims a newer or different life of ours.
-      if (
-        a.incarnation > this.self.incarnation ||
-        (a.incarnation === this.self.incarnation && a.address !== this.ctx.address)
-      ) {
-        this.self.refute(a.incarnation);
+      if (a.address !== this.ctx.address) {
+        // Another process claims our name. Refuting would start an incarnation war with it; below our
+        // incarnation it is an older life of ours that lived elsewhere.
+        if (a.incarnation >= this.self.incarnation) this.port.conflicts.claimedSelf(a.address);
+        return;
       }
+      // Our own statement coming back is news only if someone claims a newer life of ours.
+      if (a.incarnation > this.self.incarnation) this.self.refute(a.incarnation);
       return;
     }
     const known = directory.find(a.name);
     if ((known === undefined || !table.isKnown(known)) && a.incarnation <= this.port.ceilingOf(a.name)) {
       return;
     }
+    // Vetted before it is interned: a refused name must not take a slot of the directory.
+    if (!vetted && this.isNews(a) && this.refuses(a) !== undefined) return;
     const id = known ?? directory.intern(a.name, a.address);
     const current = table.stateOf(id);
     const now = clock.now();
@@ -76,24 +97,32 @@ export class MembershipRules {
       this.reporter.member('alive', id, 'unknown', 'joined');
       return;
     }
+    const addressChanged = directory.addressOf(id) !== a.address;
+    if (current === ALIVE && addressChanged && !moved) {
+      // A lower incarnation from another address is stale news of an older life there.
+      if (a.incarnation >= table.incarnationOf(id)) this.port.conflicts.claimed(id, a);
+      return;
+    }
     // Never an alive at the incarnation of a death: see `tombstones.ts`.
     if (!overrides(ALIVE, a.incarnation, current, table.incarnationOf(id))) return;
     this.port.takeSuspicion(id)?.cancel();
     const metaChanged = !sameBytes(table.metadataOf(id) ?? EMPTY, a.meta);
     table.set(id, ALIVE, a.incarnation, now);
     table.setMetadata(id, a.meta);
-    if (directory.addressOf(id) !== a.address) {
+    if (addressChanged) {
       directory.setAddress(id, a.address);
-      // No event tells of a new address when the metadata stayed the same, and a watch on the old one
-      // would watch nothing from now on.
+      // A watch on the old address would watch nothing from now on.
       this.port.addressChanged();
     }
     order.add(id, random);
     outbox.enqueue(a, id);
     if (current === ALIVE) {
-      if (metaChanged) this.reporter.member('update', id, 'alive', 'metadata');
+      if (addressChanged) this.reporter.member('update', id, 'alive', 'address-changed');
+      else if (metaChanged) this.reporter.member('update', id, 'alive', 'metadata');
+    } else if (current === SUSPECT) {
+      this.reporter.member('alive', id, 'suspect', addressChanged ? 'address-changed' : 'refuted');
     } else {
-      this.reporter.member('alive', id, stateName(current), current === SUSPECT ? 'refuted' : 'rejoined');
+      this.reporter.member('alive', id, stateName(current), 'rejoined');
     }
   }
 
@@ -107,7 +136,18 @@ export class MembershipRules {
     const id = directory.find(d.name);
     if (id === undefined) return;
     if (id === view.selfId) {
+      // A leave of ours at or above this life is an earlier life's (a restart at the same incarnation):
+      // refuted like a death. While this member is leaving, `accused` does nothing.
       this.self.accused(d.incarnation);
+      // Our own leave coming back is no accusation: nothing to tell the application.
+      if (d.from === d.name) return;
+      // The application may want to rejoin, or raise an alarm: once per life declared dead, even when a
+      // suspicion read just before made us refute already (copies of the death keep coming).
+      if (d.incarnation > this.declaredDeadAt) {
+        this.declaredDeadAt = d.incarnation;
+        // A running member answers with a higher life: a refutation, or its own alive again.
+        this.reporter.declaredDead(d, this.ctx.lifecycle.phase === 'running');
+      }
       return;
     }
     const current = table.stateOf(id);
@@ -128,8 +168,14 @@ export class MembershipRules {
     this.port.pruneTombstones();
   }
 
-  /** Merges a member list received in a state exchange; `from` is the member that sent it. */
-  merge(members: MemberList, from: string): void {
+  /**
+   * Merges a member list received in a state exchange; `from` is the member that sent it, `join` whether
+   * it is joining. Returns a refusal, having merged nothing, when the delegates refuse the exchange (the
+   * merge filter refused the list, or in a join the alive filter refused the sender itself, the joiner at
+   * a seed or the seed at a joiner), or when the joiner claims a name another live member holds (under
+   * the `holder` conflict policy); the exchange is answered with it.
+   */
+  merge(members: MemberList, from: string, join: boolean): Refusal | undefined {
     const { view, outbox, name: self } = this.ctx;
     const { directory, table } = view;
     const { names, addresses, incarnations, states, metas } = members;
@@ -138,7 +184,26 @@ export class MembershipRules {
     // gossiping every member back to it would cost retransmitLimit × n updates for nothing.
     const joining = table.known <= 1;
     const count = Math.min(names.length, addresses.length, incarnations.length, states.length, metas.length);
+    const merging = this.ctx.delegates.filterMerge(members, count, join);
+    if (merging !== undefined) {
+      this.ctx.counters.mergesRefused++;
+      return { code: 'FDKIT_JOIN_REJECTED', reason: merging };
+    }
+    const sender = this.senderConflict(members, from, count);
+    if (sender >= 0 && join && this.port.conflicts.refusesJoin) {
+      const held = directory.addressOf(directory.find(from)!);
+      return {
+        code: 'FDKIT_JOIN_NAME_CONFLICT',
+        reason: `the name ${from} is held by a live member at ${held}`,
+      };
+    }
+    const joiner = join ? this.joinerOf(members, from, count) : undefined;
+    if (joiner !== undefined && this.isNews(joiner)) {
+      const reason = this.refuses(joiner);
+      if (reason !== undefined) return { code: 'FDKIT_JOIN_REJECTED', reason };
+    }
     for (let i = 0; i < count; i++) {
+      if (i === sender) continue;
       const name = names[i]!;
       const incarnation = incarnations[i]!;
       const state = states[i]!;
@@ -164,7 +229,11 @@ export class MembershipRules {
       }
       switch (state) {
         case ALIVE:
-          this.alive({ kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! }, joining);
+          this.alive(
+            { kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! },
+            joining,
+            joiner !== undefined && name === from,
+          );
           break;
         case LEFT:
           this.dead({ kind: 'dead', name, incarnation, from: name });
@@ -181,6 +250,66 @@ export class MembershipRules {
       const notice: Update = { kind: 'dead', name, incarnation, from: self };
       outbox.sendPacket(address, { type: 'gossip', from: self, updates: [notice] });
     }
+    return undefined;
+  }
+
+  /** The joiner's alive statement about itself in its own list, if the list has one. */
+  private joinerOf(members: MemberList, from: string, count: number): AliveUpdate | undefined {
+    const i = members.names.indexOf(from);
+    if (i < 0 || i >= count || members.states[i] !== ALIVE) return undefined;
+    const { addresses, incarnations, metas } = members;
+    return {
+      kind: 'alive',
+      name: from,
+      address: addresses[i]!,
+      incarnation: incarnations[i]!,
+      meta: metas[i]!,
+    };
+  }
+
+  /**
+   * Whether `a` is news the alive filter vets: a member this one does not know (or forgot), or a live
+   * one's new life at another address or with other metadata. Never this member itself, and never a
+   * statement that would not be believed anyway.
+   */
+  private isNews(a: AliveUpdate): boolean {
+    if (!this.ctx.delegates.filtersAlive || a.name === this.ctx.name) return false;
+    const { directory, table } = this.ctx.view;
+    const id = directory.find(a.name);
+    const current = id === undefined ? UNKNOWN : table.stateOf(id);
+    if (id === undefined || current === UNKNOWN) return a.incarnation > this.port.ceilingOf(a.name);
+    if (!overrides(ALIVE, a.incarnation, current, table.incarnationOf(id))) return false;
+    return directory.addressOf(id) !== a.address || !sameBytes(table.metadataOf(id) ?? EMPTY, a.meta);
+  }
+
+  /** The alive filter's reason to refuse `a`, counted, or undefined when it accepts it. */
+  private refuses(a: AliveUpdate): string | undefined {
+    const reason = this.ctx.delegates.filterAlive(a);
+    if (reason !== undefined) this.ctx.counters.aliveRefused++;
+    return reason;
+  }
+
+  /**
+   * The index of the sender's own entry when it claims a name held alive at another address (reported
+   * as a conflict), else -1. The sender is alive, it is talking to us, and the holder answered its
+   * probes lately or it would be suspect: no ping is needed to tell a conflict from a move.
+   */
+  private senderConflict(members: MemberList, from: string, count: number): number {
+    const { view, address: own } = this.ctx;
+    const i = members.names.indexOf(from);
+    if (i < 0 || i >= count || members.states[i] !== ALIVE) return -1;
+    const claimed = members.addresses[i]!;
+    const id = view.directory.find(from);
+    if (id === undefined) return -1;
+    if (id === view.selfId) {
+      if (claimed === own) return -1;
+      this.port.conflicts.claimedSelf(claimed);
+      return i;
+    }
+    const held = view.directory.addressOf(id);
+    if (view.table.stateOf(id) !== ALIVE || held === claimed) return -1;
+    this.port.conflicts.seen(from, held, claimed);
+    return i;
   }
 }
 

@@ -14,8 +14,10 @@
 import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
 import type { SwimContext } from './context.js';
-import { pushPullBaseBytes, snapshotEntryBytes } from './message-size.js';
-import type { MemberList, PushPull, StreamMessage } from './messages.js';
+import { JoinAttempt, type SeedAnswer } from './join-attempt.js';
+import { pushPullBaseBytes, refuseBytes, snapshotEntryBytes } from './message-size.js';
+import type { MemberList, PushPull, Refuse, StreamMessage } from './messages.js';
+import type { Refusal } from './refusal.js';
 import { scaledPushPullIntervalMs } from './timing.js';
 
 const EMPTY = new Uint8Array(0);
@@ -26,8 +28,11 @@ const RECONNECT_BACKOFF_MAX = 4;
 export interface StateSyncPort {
   /** This member's incarnation now (its own statement about itself). */
   readonly incarnation: number;
-  /** Merges a member list received from `from` (the membership rules). */
-  merge(members: MemberList, from: string): void;
+  /**
+   * Merges a member list received from `from`, joining or not (the membership rules); a refusal merged
+   * nothing and is the answer to send instead of this member's state.
+   */
+  merge(members: MemberList, from: string, join: boolean): Refusal | undefined;
   /** Forgets the tombstones past their time (the tombstones). */
   pruneTombstones(): void;
   /** Pings `id` once, outside the probe cycle (the prober). */
@@ -46,6 +51,7 @@ export class StateSync {
   private seedRetryMs = 0;
   private lastStrangerMs = Number.NEGATIVE_INFINITY;
   private seeds: readonly string[] = [];
+  private attempt: JoinAttempt | undefined;
   private readonly backoff = new Map<number, Backoff>();
   private readonly scratch: number[] = [];
   private readonly onPushPull = (): void => this.pushPullTick();
@@ -74,25 +80,71 @@ export class StateSync {
    * Exchanges state with every seed, and retries them while this member still knows nobody: one probe
    * interval later, then twice as long each time, up to the reconnect interval. Members started together
    * (or before their seeds) thus find each other within seconds rather than a reconnect interval.
+   * `onAnswer` hears each seed's first answer, its state or its refusal, until every seed has answered
+   * or the next join.
    */
-  join(seedAddresses: readonly string[]): void {
+  join(seedAddresses: readonly string[], onAnswer?: (answer: SeedAnswer) => void): void {
     this.seeds = [...seedAddresses];
+    const own = this.ctx.address;
+    this.attempt =
+      onAnswer === undefined
+        ? undefined
+        : new JoinAttempt(
+            seedAddresses.filter((a) => a !== own),
+            onAnswer,
+          );
     this.exchangeWithSeeds();
     this.seedTimer?.cancel();
     this.seedRetryMs = this.ctx.config.probeIntervalMs;
     this.seedTimer = this.ctx.clock.setTimer(this.seedRetryMs, this.onSeedRetry);
   }
 
+  /**
+   * A request is merged and answered with this member's state, or with the refusal the rules gave (and
+   * then nothing was merged); a reply is merged, and answers the join it belongs to. A reply echoes the
+   * request's `join` flag, as memberlist's does, so that the joiner can tell the answer to its join.
+   * The application's state of an exchange the rules accepted goes to `mergeRemoteState` once its
+   * members are merged (so a reply carries what it taught). A reply the joiner's own filters refuse is
+   * merged in nothing and fails the join it answers with that refusal.
+   */
   handlePushPull(fromAddress: string, message: PushPull): void {
     const port = this.port;
+    const { join } = message;
     if (!message.reply) {
-      port.merge(message.members, message.from);
-      this.sendState(fromAddress, false, true);
+      const refusal = port.merge(message.members, message.from, join);
+      if (refusal !== undefined) {
+        this.refuse(fromAddress, refusal);
+        return;
+      }
+      this.ctx.delegates.mergeRemoteState(message.state ?? EMPTY, join);
+      this.sendState(fromAddress, join, true);
       return;
     }
     const before = port.incarnation;
-    port.merge(message.members, message.from);
+    const refusal = port.merge(message.members, message.from, join);
+    this.answered(fromAddress, join, refusal);
+    if (refusal !== undefined) return;
+    this.ctx.delegates.mergeRemoteState(message.state ?? EMPTY, join);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
+  }
+
+  /** A seed refused this member's state exchange: the join it answers fails with it. */
+  handleRefuse(fromAddress: string, message: Refuse): void {
+    this.answered(fromAddress, true, { code: message.code, reason: message.reason });
+  }
+
+  private answered(address: string, toJoin: boolean, refusal: Refusal | undefined): void {
+    const attempt = this.attempt;
+    if (attempt === undefined) return;
+    attempt.answered(address, toJoin, refusal);
+    if (attempt.done) this.attempt = undefined;
+  }
+
+  private refuse(address: string, refusal: Refusal): void {
+    const { name, counters, outbox } = this.ctx;
+    const message: Refuse = { type: 'refuse', from: name, code: refusal.code, reason: refusal.reason };
+    counters.streamsSent++;
+    outbox.sendStream(address, message, refuseBytes(message));
   }
 
   /**
@@ -138,9 +190,13 @@ export class StateSync {
       i++;
     }
     const members: MemberList = { names, addresses, incarnations, states, metas };
-    const message: StreamMessage = { type: 'push-pull', from: name, join, reply, members };
+    const state = this.ctx.delegates.localState(join);
+    const message: StreamMessage =
+      state.length === 0
+        ? { type: 'push-pull', from: name, join, reply, members }
+        : { type: 'push-pull', from: name, join, reply, members, state };
     counters.streamsSent++;
-    outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count));
+    outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count, state));
   }
 
   private pushPullIntervalMs(): number {

@@ -167,12 +167,14 @@ export class Suspicions {
   accusationOf(id: number): SuspectUpdate | DeadUpdate | undefined {
     const { view, name } = this.ctx;
     const state = view.table.stateOf(id);
-    if (state !== SUSPECT && state !== DEAD) return undefined;
+    if (state !== SUSPECT && state !== DEAD && state !== LEFT) return undefined;
+    const member = view.directory.nameOf(id);
+    // A member held left gets its own leave back: the echo its `leave()` waits for.
     return {
       kind: state === SUSPECT ? 'suspect' : 'dead',
-      name: view.directory.nameOf(id),
+      name: member,
       incarnation: view.table.incarnationOf(id),
-      from: state === SUSPECT ? (this.running.get(id)?.accuser ?? name) : name,
+      from: state === SUSPECT ? (this.running.get(id)?.accuser ?? name) : state === LEFT ? member : name,
     };
   }
 

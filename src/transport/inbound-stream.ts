@@ -4,7 +4,8 @@
  * that ends or breaks inside a frame is a truncation, and every frame must arrive complete within the
  * stream timeout of the previous one (or of the connection's start), which cuts off peers that trickle
  * bytes to hold a connection open. A connection that ends at a frame boundary is answered by ending ours:
- * that is the sender's confirmation.
+ * that is the sender's confirmation. A handler may queue one small reply frame while it runs; it is
+ * written just before that end, so that a sender that reads nothing back waits no longer for it.
  *
  * An empty frame carries no message and is never delivered: it asks for a watch. The connection is then
  * held open without the stream timeout, so that the peer learns from its kernel the moment this
@@ -13,12 +14,15 @@
  */
 import type { Clock, Timer } from '../runtime/clock.js';
 import { FrameReader } from './frame.js';
-import type { DropReason } from './transport.js';
+import { type DropReason, REPLY_BYTES_MAX } from './transport.js';
 
 /** What the session can do to the connection under it. */
 export interface InboundConnection {
-  /** Half-closes our side after the peer half-closed: confirms every frame was read. */
-  end(): void;
+  /**
+   * Half-closes our side after the peer half-closed: confirms every frame was read. `reply`, when given,
+   * is written as one frame first.
+   */
+  end(reply?: Uint8Array): void;
   /** Aborts the connection (a TCP reset): the sender learns that its message was not taken. */
   reset(): void;
 }
@@ -28,8 +32,8 @@ export interface InboundStreamContext {
   readonly clock: Clock;
   readonly streamTimeoutMs: number;
   readonly streamBytesMax: number;
-  /** A complete frame. */
-  deliver(frame: Uint8Array): void;
+  /** A complete frame; `reply` queues the one reply frame of the connection (see `MessageHandler`). */
+  deliver(frame: Uint8Array, reply: (frame: Uint8Array) => void): void;
   /** Bytes given up, after which the connection has been reset or ended. */
   drop(reason: Extract<DropReason, 'too-large' | 'truncated' | 'timeout'>, pendingBytes: number): void;
   /** The session is over (ended, reset or broken); called once. */
@@ -50,6 +54,11 @@ export class InboundStream {
   private framesRead = 0;
   private finished = false;
   private watching = false;
+  private replyFrame: Uint8Array | undefined;
+  private readonly reply = (frame: Uint8Array): void => {
+    if (this.finished || this.replyFrame !== undefined || frame.length > REPLY_BYTES_MAX) return;
+    this.replyFrame = frame.slice();
+  };
 
   constructor(connection: InboundConnection, context: InboundStreamContext) {
     this.connection = connection;
@@ -72,7 +81,7 @@ export class InboundStream {
       if (frame.length === 0) {
         if (!this.watching) this.startWatch();
       } else {
-        this.context.deliver(frame);
+        this.context.deliver(frame, this.reply);
       }
       if (this.finished) return;
     }
@@ -91,7 +100,7 @@ export class InboundStream {
       return;
     }
     this.finish();
-    this.connection.end();
+    this.connection.end(this.replyFrame);
   }
 
   /** The connection broke (reset, error) or closed without an orderly end. */

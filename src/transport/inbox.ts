@@ -39,15 +39,15 @@ export class Inbox {
     this.call(this.datagramHandler, 'datagram', bytes, fromAddress);
   }
 
-  /** Delivers one complete stream frame. */
-  stream(bytes: Uint8Array, fromAddress: string): void {
+  /** Delivers one complete stream frame, with the connection's reply (see `MessageHandler`). */
+  stream(bytes: Uint8Array, fromAddress: string, reply: (frame: Uint8Array) => void): void {
     this.counters.streamsIn++;
     this.counters.streamBytesIn += bytes.length;
     if (this.streamHandler === undefined) {
       this.drop('no-handler', { kind: 'stream', fromAddress, bytes: bytes.length });
       return;
     }
-    this.call(this.streamHandler, 'stream', bytes, fromAddress);
+    this.call(this.streamHandler, 'stream', bytes, fromAddress, reply);
   }
 
   /** Counts and logs dropped input. */
@@ -56,9 +56,16 @@ export class Inbox {
     this.logger.debug({ ...fields, reason }, 'inbound bytes dropped');
   }
 
-  private call(handler: MessageHandler, kind: string, bytes: Uint8Array, fromAddress: string): void {
+  private call(
+    handler: MessageHandler,
+    kind: string,
+    bytes: Uint8Array,
+    fromAddress: string,
+    reply?: (frame: Uint8Array) => void,
+  ): void {
     try {
-      handler(bytes, fromAddress);
+      if (reply === undefined) handler(bytes, fromAddress);
+      else handler(bytes, fromAddress, reply);
     } catch (error) {
       this.counters.drops['handler-error']++;
       this.logger.warn({ kind, fromAddress, bytes: bytes.length, err: error }, `${kind} handler threw`);

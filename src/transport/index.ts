@@ -53,6 +53,7 @@ export {
   DROP_REASONS,
   type DropReason,
   type MessageHandler,
+  REPLY_BYTES_MAX,
   type Transport,
   type TransportCounters,
 } from './transport.js';

@@ -13,7 +13,8 @@ export interface DeliverySchedule {
 
 /** The client side of a connection: what the receiver's actions do to it. */
 interface ClientEnd {
-  peerEnded(): void;
+  /** The receiver confirmed, with the reply frame it wrote first, if any. */
+  peerEnded(reply: Uint8Array | undefined): void;
   peerReset(): void;
 }
 
@@ -36,10 +37,10 @@ export class MemoryConnection {
 
   /** The receiver's view of the connection. */
   readonly server = {
-    end: (): void => {
+    end: (reply?: Uint8Array): void => {
       if (!this.serverOpen) return;
       this.serverOpen = false;
-      this.network.schedule(() => this.client.peerEnded());
+      this.network.schedule(() => this.client.peerEnded(reply));
     },
     reset: (): void => {
       if (!this.serverOpen) return;

@@ -14,7 +14,7 @@ import { InboundStream } from './inbound-stream.js';
 import { Inbox } from './inbox.js';
 import { type DeliverySchedule, MemoryConnection } from './memory-connection.js';
 import type { ResolvedTransportOptions } from './options.js';
-import type { MessageHandler, Transport, TransportCounters } from './transport.js';
+import { type MessageHandler, REPLY_BYTES_MAX, type Transport, type TransportCounters } from './transport.js';
 
 /** Largest UDP payload over IPv4 (65,535 − 8 bytes of UDP header − 20 of IP header). */
 export const DATAGRAM_BYTES_MAX = 65_507;
@@ -167,6 +167,10 @@ export class MemoryTransport implements Transport {
   }
 
   sendStream(address: string, bytes: Uint8Array): Promise<void> {
+    return this.exchange(address, bytes).then(() => undefined);
+  }
+
+  exchange(address: string, bytes: Uint8Array): Promise<Uint8Array | undefined> {
     if (this.closed) {
       return Promise.reject(new LifecycleError('FDKIT_STOPPED', 'sendStream: the transport is closed'));
     }
@@ -192,16 +196,16 @@ export class MemoryTransport implements Transport {
       );
     }
     const payload = bytes.slice();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Uint8Array | undefined>((resolve, reject) => {
       let timer: Timer | undefined;
       let connection: MemoryConnection | undefined;
-      const settle = (error?: Error): void => {
+      const settle = (error?: Error, reply?: Uint8Array): void => {
         if (!this.outbound.delete(settle)) return;
         timer?.cancel();
         if (error === undefined) {
           this.counts.streamsOut++;
           this.counts.streamBytesOut += payload.length;
-          resolve();
+          resolve(reply === undefined || reply.length > REPLY_BYTES_MAX ? undefined : reply);
         } else {
           this.counts.streamSendErrors++;
           connection?.reset();
@@ -224,7 +228,7 @@ export class MemoryTransport implements Transport {
       this.network.schedule(() => {
         if (!this.outbound.has(settle)) return;
         const conn = new MemoryConnection(this.network, {
-          peerEnded: () => settle(),
+          peerEnded: (reply) => settle(undefined, reply),
           peerReset: () =>
             settle(
               new NetworkError(
@@ -307,7 +311,7 @@ export class MemoryTransport implements Transport {
       clock: this.options.clock,
       streamTimeoutMs: this.options.streamTimeoutMs,
       streamBytesMax: this.options.streamBytesMax,
-      deliver: (frame) => this.inbox.stream(frame, fromAddress),
+      deliver: (frame, reply) => this.inbox.stream(frame, fromAddress, reply),
       drop: (reason, pendingBytes) => this.inbox.drop(reason, { fromAddress, pendingBytes }),
       finished: () => {
         this.inbound.delete(session);

@@ -118,9 +118,14 @@ class NetTransport implements Transport {
   }
 
   async sendStream(address: string, bytes: Uint8Array): Promise<void> {
+    await this.exchange(address, bytes);
+  }
+
+  async exchange(address: string, bytes: Uint8Array): Promise<Uint8Array | undefined> {
     if (this.closing !== undefined) {
       throw new LifecycleError('FDKIT_STOPPED', 'sendStream: the transport is closed');
     }
+    let reply: Uint8Array | undefined;
     try {
       const { host, port } = parseAddress(address, { label: 'stream destination' });
       if (bytes.length === 0) throw emptyStreamMessage();
@@ -134,7 +139,7 @@ class NetTransport implements Transport {
       const send = sendFrame(host, port, bytes, address, this.options);
       this.pending.add(send);
       try {
-        await send.done;
+        reply = await send.done;
       } finally {
         this.pending.delete(send);
       }
@@ -145,6 +150,7 @@ class NetTransport implements Transport {
     }
     this.counts.streamsOut++;
     this.counts.streamBytesOut += bytes.length;
+    return reply;
   }
 
   onDatagram(handler: MessageHandler): void {
@@ -241,7 +247,7 @@ export async function createNetTransport(options: NetTransportOptions): Promise<
           accepted: () => {
             counts.connectionsIn++;
           },
-          deliver: (frame, fromAddress) => inbox.stream(frame, fromAddress),
+          deliver: (frame, fromAddress, reply) => inbox.stream(frame, fromAddress, reply),
           drop: (reason, fields) => inbox.drop(reason, fields),
         }),
       retrying: (port, attempt) =>

@@ -16,8 +16,9 @@ import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { formatAddress } from './address.js';
 import { bindError, systemErrorCode } from './bind-error.js';
-import { frameHeader } from './frame.js';
+import { encodeFrame, FrameReader, frameHeader } from './frame.js';
 import { InboundStream, type InboundStreamContext } from './inbound-stream.js';
+import { REPLY_BYTES_MAX } from './transport.js';
 
 /** What the server needs from its transport. */
 export interface TcpServerContext {
@@ -27,8 +28,8 @@ export interface TcpServerContext {
   readonly maxInboundStreams: number;
   /** A connection was accepted (within the limit). */
   accepted(): void;
-  /** A complete frame from `fromAddress`. */
-  deliver(frame: Uint8Array, fromAddress: string): void;
+  /** A complete frame from `fromAddress`; `reply` queues the connection's reply frame. */
+  deliver(frame: Uint8Array, fromAddress: string, reply: (frame: Uint8Array) => void): void;
   /** Input given up. */
   drop(
     reason: Parameters<InboundStreamContext['drop']>[0] | 'connection-limit',
@@ -113,12 +114,15 @@ export class TcpServer {
     }
     context.accepted();
     const session = new InboundStream(
-      { end: () => socket.end(), reset: () => socket.resetAndDestroy() },
+      {
+        end: (reply) => (reply === undefined ? socket.end() : socket.end(encodeFrame(reply))),
+        reset: () => socket.resetAndDestroy(),
+      },
       {
         clock: context.clock,
         streamTimeoutMs: context.streamTimeoutMs,
         streamBytesMax: context.streamBytesMax,
-        deliver: (frame) => context.deliver(frame, fromAddress),
+        deliver: (frame, reply) => context.deliver(frame, fromAddress, reply),
         drop: (reason, pendingBytes) => context.drop(reason, { fromAddress, pendingBytes }),
         finished: () => {
           if (session.isWatch) this.watches--;
@@ -156,13 +160,15 @@ export interface SendFrameOptions {
 
 /** A stream send in progress, which the transport can abort on close. */
 export interface PendingSend {
-  readonly done: Promise<void>;
+  /** The reply frame the receiver wrote before confirming, if any. */
+  readonly done: Promise<Uint8Array | undefined>;
   abort(error: Error): void;
 }
 
 /**
  * Connects to `host:port`, writes `payload` as one frame, half-closes, and resolves when the receiver has
- * half-closed too and the connection closed cleanly. Rejects with a {@link NetworkError}:
+ * half-closed too and the connection closed cleanly, with the one reply frame it wrote first (a larger or
+ * broken one is ignored). Rejects with a {@link NetworkError}:
  * `FDKIT_CONNECT_FAILED` (refused, unreachable, not resolved, or not connected within
  * `connectTimeoutMs`), `FDKIT_STREAM_FAILED` (reset or closed before confirming), `FDKIT_STREAM_TIMEOUT`
  * (not confirmed within `streamTimeoutMs` of connecting).
@@ -180,12 +186,16 @@ export function sendFrame(
   let peerEnded = false;
   let failure: NetworkError | undefined;
   let settle: (error?: Error) => void = () => {};
-  const done = new Promise<void>((resolve, reject) => {
+  // A refusal fits in one small frame; anything past it is ignored rather than buffered.
+  const replies = new FrameReader(REPLY_BYTES_MAX);
+  let reply: Uint8Array | undefined;
+  let unusable = false;
+  const done = new Promise<Uint8Array | undefined>((resolve, reject) => {
     settle = (error) => {
       settle = () => {};
       timer?.cancel();
       if (error === undefined) {
-        resolve();
+        resolve(unusable || !replies.atBoundary ? undefined : reply);
       } else {
         socket.destroy();
         reject(error);
@@ -247,8 +257,14 @@ export function sendFrame(
     socket.uncork();
     socket.end();
   });
-  // Nothing is expected back but the half-close; reading keeps the socket flowing so that 'end' fires.
-  socket.on('data', () => {});
+  // At most a reply frame comes back before the half-close; reading keeps the socket flowing so that
+  // 'end' fires.
+  socket.on('data', (chunk: Buffer) => {
+    if (unusable) return;
+    const { frames, tooLarge } = replies.push(chunk);
+    if (tooLarge || frames.length > 1 || (frames.length === 1 && reply !== undefined)) unusable = true;
+    else if (frames.length === 1) reply = frames[0];
+  });
   socket.once('end', () => {
     peerEnded = true;
   });

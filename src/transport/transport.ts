@@ -21,8 +21,23 @@
 
 import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
 
-/** Receives one inbound datagram or stream message. `fromAddress` is `host:port` (see the methods). */
-export type MessageHandler = (bytes: Uint8Array, fromAddress: string) => void;
+/**
+ * Receives one inbound datagram or stream message. `fromAddress` is `host:port` (see the methods). For a
+ * stream message the transport may give `reply`: called while the handler runs, it queues one small frame
+ * (at most {@link REPLY_BYTES_MAX} bytes) that is written back on the same connection just before this
+ * side confirms it, where the sender's {@link Transport.exchange} reads it. Later calls do nothing.
+ */
+export type MessageHandler = (
+  bytes: Uint8Array,
+  fromAddress: string,
+  reply?: (frame: Uint8Array) => void,
+) => void;
+
+/**
+ * Largest reply frame a stream receiver may write back, in bytes: a refusal, not a state exchange. A
+ * bigger one is not written, and a sender that reads one bigger than this ignores it.
+ */
+export const REPLY_BYTES_MAX = 1024;
 
 /** Why inbound bytes were dropped instead of delivered. */
 export type DropReason =
@@ -123,6 +138,14 @@ export interface Transport {
    * asks for a watch). It never throws synchronously.
    */
   sendStream(address: string, bytes: Uint8Array): Promise<void>;
+
+  /**
+   * Optional: {@link Transport.sendStream}, resolving with the reply frame the receiver wrote back before
+   * confirming (see {@link MessageHandler}), or undefined when it wrote none. The receiver confirms as
+   * soon as it has read the frame, reply or not, so this takes no longer than `sendStream`. Rejects as
+   * `sendStream` does.
+   */
+  exchange?(address: string, bytes: Uint8Array): Promise<Uint8Array | undefined>;
 
   /**
    * Registers the handler of inbound datagrams, replacing any previous one. `fromAddress` is the sender's

@@ -208,6 +208,31 @@ export function readPacket(a: readonly unknown[], where: string): Packet | undef
       if (updates === undefined) return undefined;
       return { type: 'user', from, payload: copyBytes(payload), updates };
     }
+    case MessageTag.conflict: {
+      const c = `${where}conflict`;
+      if (!arity(a, 7, c)) return undefined;
+      const [, , from, name, holderAddress, otherAddress, rawUpdates] = a;
+      if (
+        !isName(from, c, -1, 'from') ||
+        !isName(name, c, -1, 'name') ||
+        !isAddress(holderAddress, c, -1, 'holderAddress') ||
+        !isAddress(otherAddress, c, -1, 'otherAddress')
+      ) {
+        return undefined;
+      }
+      const updates = readUpdates(rawUpdates, `${c}.updates`);
+      if (updates === undefined) return undefined;
+      return { type: 'conflict', from, name, holderAddress, otherAddress, updates };
+    }
+    case MessageTag.nameQuery: {
+      const c = `${where}name-query`;
+      if (!arity(a, 5, c)) return undefined;
+      const [, , from, name, rawUpdates] = a;
+      if (!isName(from, c, -1, 'from') || !isName(name, c, -1, 'name')) return undefined;
+      const updates = readUpdates(rawUpdates, `${c}.updates`);
+      if (updates === undefined) return undefined;
+      return { type: 'name-query', from, name, updates };
+    }
     case MessageTag.compound:
       return fail('malformed', `${where}a compound inside a compound`);
     case MessageTag.pushPull:

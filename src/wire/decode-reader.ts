@@ -14,6 +14,7 @@ import {
   checkBoolean,
   checkBytes,
   checkName,
+  checkString,
   checkU32,
   describeProblem,
   FIELD_OK,
@@ -104,6 +105,12 @@ export function isName(v: unknown, context: string, index: number, name: string)
 export function isAddress(v: unknown, context: string, index: number, name: string): v is string {
   const check = checkAddress(v);
   return check === FIELD_OK || bad(check, 'address', context, index, name);
+}
+
+/** A string field of 1 to `maxBytes` bytes (a refusal's reason). */
+export function isString(v: unknown, maxBytes: number, context: string, name: string): v is string {
+  const check = checkString(v, maxBytes);
+  return check === FIELD_OK || bad(check, 'reason', context, -1, name);
 }
 
 export function isU32(v: unknown, context: string, index: number, name: string): v is number {

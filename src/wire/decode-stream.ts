@@ -1,10 +1,11 @@
 /**
- * The stream decoder: the body of one stream frame, a push-pull with its member list or a fallback
- * ping or ack. Apart from the datagram decoder because a stream carries a different message (the one
+ * The stream decoder: the body of one stream frame, a push-pull with its member list, its refusal, or a
+ * fallback ping or ack. Apart from the datagram decoder because a stream carries a different message (the one
  * large one) under its own size limit and options.
  */
 import { checkNumber } from '../options.js';
-import type { Ack, MemberList, Ping, PushPull, StreamMessage } from '../swim/messages.js';
+import type { Ack, MemberList, Ping, PushPull, Refuse, StreamMessage } from '../swim/messages.js';
+import { JOIN_REFUSAL_CODES } from '../swim/refusal.js';
 import { readPacket } from './decode-datagram.js';
 import {
   arity,
@@ -17,14 +18,15 @@ import {
   isBoolean,
   isMeta,
   isName,
+  isString,
   isU32,
   unpackOne,
   wrongType,
 } from './decode-reader.js';
 import { type Rejection, reject } from './drop-reason.js';
-import { MEMBERS_PER_PUSH_PULL_MAX, STREAM_BYTES_MAX, U32_MAX } from './limits.js';
+import { MEMBERS_PER_PUSH_PULL_MAX, REFUSAL_REASON_BYTES_MAX, STREAM_BYTES_MAX, U32_MAX } from './limits.js';
 import { MessageTag } from './tags.js';
-import { checkStateCode, FIELD_OK } from './validate.js';
+import { checkBytes, checkLabel, checkStateCode, checkU32, FIELD_OK, OUT_OF_RANGE } from './validate.js';
 
 /** Result of {@link decodeStream}. */
 export type StreamResult = { readonly ok: true; readonly message: StreamMessage } | Rejection;
@@ -79,24 +81,67 @@ function readMembers(v: unknown): MemberList | undefined {
   return { names, addresses, incarnations, states, metas };
 }
 
+function readRefuse(a: readonly unknown[]): Refuse | undefined {
+  const c = 'refuse';
+  if (a.length !== 6 && !arity(a, 5, c)) return undefined;
+  const from: unknown = a[2];
+  const index: unknown = a[3];
+  const reason: unknown = a[4];
+  if (!isName(from, c, -1, 'from')) return undefined;
+  const check = checkU32(index);
+  if (check !== FIELD_OK) {
+    bad(check, 'refusal', c, -1, 'code');
+    return undefined;
+  }
+  // An index this member does not know is a code added after it: it cannot tell the joiner what it means.
+  const code = JOIN_REFUSAL_CODES[index as number];
+  if (code === undefined) {
+    bad(OUT_OF_RANGE, 'refusal', c, -1, 'code');
+    return undefined;
+  }
+  if (!isString(reason, REFUSAL_REASON_BYTES_MAX, c, 'reason')) return undefined;
+  if (a.length === 5) return { type: 'refuse', from, code, reason };
+  const label: unknown = a[5];
+  const labelCheck = checkLabel(label);
+  if (labelCheck !== FIELD_OK) {
+    bad(labelCheck, 'label', c, -1, 'label');
+    return undefined;
+  }
+  return { type: 'refuse', from, code, reason, label: label as string };
+}
+
 function readStreamMessage(a: readonly unknown[]): StreamMessage | undefined {
   if (!checkVersion(a[0], '')) return undefined;
   const tag: unknown = a[1];
+  if (tag === MessageTag.refuse) return readRefuse(a);
   // The TCP fallback probe: a ping or an ack, laid out as in a datagram.
   if (tag === MessageTag.ping || tag === MessageTag.ack)
     return readPacket(a, 'stream ') as Ping | Ack | undefined;
   if (tag !== MessageTag.pushPull) return wrongType(tag, 'a datagram message');
   const c = 'push-pull';
-  if (!arity(a, 6, c)) return undefined;
+  // The application's state is a seventh element, present only when there is some (see tags.ts).
+  if (a.length !== 6 && a.length !== 7)
+    return fail('malformed', `${c}: 6 or 7 elements expected, got ${a.length}`);
   const from: unknown = a[2];
   const join: unknown = a[3];
   const reply: unknown = a[4];
   const rawMembers: unknown = a[5];
+  const state: unknown = a[6];
   if (!isName(from, c, -1, 'from') || !isBoolean(join, c, -1, 'join') || !isBoolean(reply, c, -1, 'reply')) {
     return undefined;
   }
+  if (a.length === 7) {
+    const check = checkBytes(state, U32_MAX);
+    if (check !== FIELD_OK) {
+      bad(check, 'appState', c, -1, 'state');
+      return undefined;
+    }
+  }
   const members = readMembers(rawMembers);
   if (members === undefined) return undefined;
+  if (state instanceof Uint8Array && state.length > 0) {
+    return { type: 'push-pull', from, join, reply, members, state: copyBytes(state) };
+  }
   const message: PushPull = { type: 'push-pull', from, join, reply, members };
   return message;
 }

@@ -16,9 +16,13 @@
  * - `invalid-field`: a field has the right type but a value out of its range (an integer beyond 2^32 − 1
  *   or not whole, an empty or too long name, metadata beyond 512 bytes, a state code above 3, a string
  *   that was not valid UTF-8, too many updates or members);
- * - `decrypt-failed`: the member has a keyring and the bytes did not open under any installed key and
- *   its cluster label: another cluster, a member without the key or with another label, plaintext from
- *   a member without a keyring, or bytes altered on the way (`seal.ts`).
+ * - `decrypt-failed`: the member has a keyring and sealed bytes did not open under any installed key and
+ *   its cluster label: another cluster, a member without the key or with another label, or bytes
+ *   altered on the way (`seal.ts`);
+ * - `not-encrypted`: the member has a keyring and the bytes are not sealed at all: plaintext from a
+ *   member without a keyring;
+ * - `unexpected-encryption`: the member has no keyring, and bytes that did not decode look sealed (they
+ *   start with the seal's version byte, which no plaintext message does): a member with a keyring.
  *
  * @see {@link DROP_REASONS} for the list at run time.
  */
@@ -29,7 +33,9 @@ export type DropReason =
   | 'unknown-type'
   | 'unknown-kind'
   | 'invalid-field'
-  | 'decrypt-failed';
+  | 'decrypt-failed'
+  | 'not-encrypted'
+  | 'unexpected-encryption';
 
 /** Every {@link DropReason}, in a stable order (for tables and metrics). */
 export const DROP_REASONS: readonly DropReason[] = [
@@ -40,6 +46,8 @@ export const DROP_REASONS: readonly DropReason[] = [
   'unknown-kind',
   'invalid-field',
   'decrypt-failed',
+  'not-encrypted',
+  'unexpected-encryption',
 ];
 
 /** A failed decode: why, and a short human-readable detail naming the field (for debug logs only). */
@@ -63,6 +71,8 @@ export function createDropCounters(): DropCounters {
     'unknown-kind': 0,
     'invalid-field': 0,
     'decrypt-failed': 0,
+    'not-encrypted': 0,
+    'unexpected-encryption': 0,
   };
 }
 

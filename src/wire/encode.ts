@@ -18,6 +18,7 @@ import { Packr } from 'msgpackr';
 import { InvalidArgumentError } from '../errors.js';
 import type { Heartbeat } from '../heartbeat/messages.js';
 import type { MemberList, Packet, StreamMessage, Update } from '../swim/messages.js';
+import { JOIN_REFUSAL_CODES } from '../swim/refusal.js';
 import { DATAGRAM_BYTES_MAX } from './limits.js';
 import { MessageTag, UpdateTag, WIRE_VERSION } from './tags.js';
 import { heartbeatProblem, packetProblem, streamMessageProblem } from './validate.js';
@@ -69,6 +70,10 @@ function packetFields(p: Packet): unknown[] {
       return [WIRE_VERSION, MessageTag.gossip, p.from, updates];
     case 'user':
       return [WIRE_VERSION, MessageTag.user, p.from, p.payload, updates];
+    case 'conflict':
+      return [WIRE_VERSION, MessageTag.conflict, p.from, p.name, p.holderAddress, p.otherAddress, updates];
+    case 'name-query':
+      return [WIRE_VERSION, MessageTag.nameQuery, p.from, p.name, updates];
   }
 }
 
@@ -83,8 +88,14 @@ function memberFields(m: MemberList): unknown[] {
 
 /** The MessagePack array of a valid stream message, as {@link encodeStream} writes it. */
 function streamFields(message: StreamMessage): unknown[] {
+  if (message.type === 'refuse') {
+    const code = JOIN_REFUSAL_CODES.indexOf(message.code);
+    const fields = [WIRE_VERSION, MessageTag.refuse, message.from, code, message.reason];
+    if (message.label !== undefined) fields.push(message.label);
+    return fields;
+  }
   if (message.type !== 'push-pull') return packetFields(message);
-  return [
+  const fields: unknown[] = [
     WIRE_VERSION,
     MessageTag.pushPull,
     message.from,
@@ -92,6 +103,9 @@ function streamFields(message: StreamMessage): unknown[] {
     message.reply,
     memberFields(message.members),
   ];
+  // Only when there is some: without it the record is byte for byte the one a decoder of six elements reads.
+  if (message.state !== undefined && message.state.length > 0) fields.push(message.state);
+  return fields;
 }
 
 /**
@@ -123,7 +137,7 @@ export function encodePacket(packet: Packet): Uint8Array {
 }
 
 /**
- * Encodes a stream message (a push-pull, or a fallback ping or ack) as the body of a stream frame; the transport adds the frame's
+ * Encodes a stream message (a push-pull or its refusal, or a fallback ping or ack) as the body of a stream frame; the transport adds the frame's
  * length prefix (the stream framing of docs/design.md, "Wire").
  *
  * @throws {@link InvalidArgumentError} when a field is out of its range, the member columns differ in

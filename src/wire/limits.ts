@@ -39,6 +39,9 @@ export const UPDATES_PER_PACKET_MAX = Math.floor((DATAGRAM_BYTES_MAX - 8) / UPDA
  */
 export const COMPOUND_PARTS_MAX = 255;
 
+/** Longest reason of a refused state exchange, in bytes of UTF-8: a sentence, not a document. */
+export const REFUSAL_REASON_BYTES_MAX = 255;
+
 /**
  * Most members in one push-pull: 100,000, five times the largest cluster the simulator runs (20,000).
  * Whether a state exchange of that size fits a stream depends on {@link STREAM_BYTES_MAX}: at about 45

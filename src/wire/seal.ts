@@ -104,15 +104,34 @@ function openWith(
 }
 
 /**
- * `decode` behind `sealer`: bytes that do not open are a `decrypt-failed` rejection, the rest is decoded
- * as plaintext. Without a sealer, `decode` itself, so an unencrypted member pays nothing.
+ * Whether `bytes` have the shape of a sealed message: long enough, and starting with {@link SEAL_VERSION}.
+ * No plaintext message does (every one is a MessagePack array, whose first byte is 0x90 or above), so
+ * this tells plaintext from sealed bytes, though not whose key sealed them.
  */
-export function openThen<R>(
+export function looksSealed(bytes: Uint8Array): boolean {
+  return bytes.length >= SEAL_OVERHEAD_BYTES && bytes[0] === SEAL_VERSION;
+}
+
+/**
+ * `decode` behind `sealer`: sealed bytes that do not open are a `decrypt-failed` rejection, bytes that
+ * are not sealed at all `not-encrypted`, the rest is decoded as plaintext. Without a sealer, `decode`,
+ * with a failure on bytes that look sealed told as `unexpected-encryption`: the sender has a keyring.
+ */
+export function openThen<R extends { readonly ok: true }>(
   sealer: Sealer | undefined,
   decode: (bytes: Uint8Array) => R | Rejection,
 ): (bytes: Uint8Array) => R | Rejection {
-  if (sealer === undefined) return decode;
+  if (sealer === undefined) {
+    return (bytes) => {
+      const result = decode(bytes);
+      if (!result.ok && looksSealed(bytes)) {
+        return reject('unexpected-encryption', 'sealed bytes, and this member has no keyring');
+      }
+      return result;
+    };
+  }
   return (bytes) => {
+    if (!looksSealed(bytes)) return reject('not-encrypted', 'plaintext, and this member requires encryption');
     const plain = sealer.open(bytes);
     return plain === undefined
       ? reject('decrypt-failed', 'not sealed under an installed key and this cluster label')

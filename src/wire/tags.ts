@@ -33,13 +33,27 @@ export const MessageTag = {
   user: 6,
   /** `[V, 7, [packet, packet, ...]]`: several packets in one datagram; each part is a whole packet. */
   compound: 7,
-  /** `[V, 8, from, join, reply, members]`: state exchange, over a stream only. */
+  /**
+   * `[V, 8, from, join, reply, members]` or `[V, 8, from, join, reply, members, state]`: state exchange,
+   * over a stream only. `state`, the application's bytes (`localState`), is written only when not empty.
+   * It is a trailing element rather than a new {@link WIRE_VERSION}: a member without application state
+   * sends exactly the six-element record, which every release reads, whereas a new version would cut
+   * every member of this release off from older ones. A decoder of the six-element layout drops a
+   * record with state as `malformed` (it checks the arity), so only an application that sends state
+   * needs every member on a release that reads it.
+   */
   pushPull: 8,
   /**
    * `[V, 9, from, address, incarnation, nonce, seq]`: a beat of the heartbeat monitor
    * (docs/heartbeat-monitor.md), a datagram of its own: never a SWIM packet, never part of a compound.
    */
   heartbeat: 9,
+  /** `[V, 10, from, code, reason]`: a refused state exchange, over a stream only; `code` indexes `JOIN_REFUSAL_CODES`. */
+  refuse: 10,
+  /** `[V, 11, from, name, holderAddress, otherAddress, updates]`: a name conflict's notice, or a vote. */
+  conflict: 11,
+  /** `[V, 12, from, name, updates]`: which address holds `name`? (a name conflict's vote). */
+  nameQuery: 12,
 } as const;
 
 /** One of the {@link MessageTag} values. */

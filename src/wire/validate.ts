@@ -10,12 +10,14 @@
  */
 import type { Heartbeat } from '../heartbeat/messages.js';
 import { wellFormedUtf8Length } from '../membership/limits.js';
-import type { MemberList, Packet, StreamMessage, Update } from '../swim/messages.js';
+import type { MemberList, Packet, Refuse, StreamMessage, Update } from '../swim/messages.js';
+import { JOIN_REFUSAL_CODES } from '../swim/refusal.js';
 import {
   ADDRESS_BYTES_MAX,
   MEMBERS_PER_PUSH_PULL_MAX,
   META_BYTES_MAX,
   NAME_BYTES_MAX,
+  REFUSAL_REASON_BYTES_MAX,
   U32_MAX,
   UPDATES_PER_PACKET_MAX,
   USER_PAYLOAD_BYTES_MAX,
@@ -87,6 +89,10 @@ const RANGE_TEXT = {
   payload: `a Uint8Array of at most ${USER_PAYLOAD_BYTES_MAX} bytes`,
   boolean: 'a boolean',
   state: `a state code in [0, ${STATE_CODE_MAX}]`,
+  appState: 'a Uint8Array',
+  reason: `a string of 1 to ${REFUSAL_REASON_BYTES_MAX} bytes of well-formed UTF-8 without U+FFFD`,
+  refusal: `a refusal code index in [0, ${JOIN_REFUSAL_CODES.length - 1}]`,
+  label: `a string of 0 to ${REFUSAL_REASON_BYTES_MAX} bytes of well-formed UTF-8 without U+FFFD`,
 } as const;
 
 /** What a field must be, in words, for messages. */
@@ -174,6 +180,18 @@ function packetFieldsProblem(p: Packet): string | undefined {
         field('user', -1, 'from', 'name', checkName(p.from)) ??
         field('user', -1, 'payload', 'payload', checkBytes(p.payload, USER_PAYLOAD_BYTES_MAX))
       );
+    case 'conflict':
+      return (
+        field('conflict', -1, 'from', 'name', checkName(p.from)) ??
+        field('conflict', -1, 'name', 'name', checkName(p.name)) ??
+        field('conflict', -1, 'holderAddress', 'address', checkAddress(p.holderAddress)) ??
+        field('conflict', -1, 'otherAddress', 'address', checkAddress(p.otherAddress))
+      );
+    case 'name-query':
+      return (
+        field('name-query', -1, 'from', 'name', checkName(p.from)) ??
+        field('name-query', -1, 'name', 'name', checkName(p.name))
+      );
     default:
       return `type: unknown packet type ${String((p as { type?: unknown } | undefined)?.type)}`;
   }
@@ -186,6 +204,8 @@ const UPDATES_PATH: Record<Packet['type'], string> = {
   nack: 'nack.updates',
   gossip: 'gossip.updates',
   user: 'user.updates',
+  conflict: 'conflict.updates',
+  'name-query': 'name-query.updates',
 };
 
 /** The first invalid field of `p`, as `path: problem`, or undefined when `p` is valid. */
@@ -236,9 +256,27 @@ function memberListProblem(m: MemberList): string | undefined {
   return undefined;
 }
 
+function refuseProblem(message: Refuse): string | undefined {
+  const known = JOIN_REFUSAL_CODES.includes(message.code) ? FIELD_OK : OUT_OF_RANGE;
+  return (
+    field('refuse', -1, 'from', 'name', checkName(message.from)) ??
+    field('refuse', -1, 'code', 'refusal', known) ??
+    field('refuse', -1, 'reason', 'reason', checkString(message.reason, REFUSAL_REASON_BYTES_MAX)) ??
+    (message.label === undefined
+      ? undefined
+      : field('refuse', -1, 'label', 'label', checkLabel(message.label)))
+  );
+}
+
+/** A cluster label: a string of 0 to 255 bytes of well-formed UTF-8 (empty is the default label). */
+export function checkLabel(v: unknown): FieldCheck {
+  return v === '' ? FIELD_OK : checkString(v, REFUSAL_REASON_BYTES_MAX);
+}
+
 /** The first invalid field of `message`, as `path: problem`, or undefined when it is valid. */
 export function streamMessageProblem(message: StreamMessage): string | undefined {
   if (message?.type === 'ping' || message?.type === 'ack') return packetProblem(message);
+  if (message?.type === 'refuse') return refuseProblem(message);
   if (message?.type !== 'push-pull') {
     return `type: unknown stream message type ${String((message as { type?: unknown } | undefined)?.type)}`;
   }
@@ -246,7 +284,11 @@ export function streamMessageProblem(message: StreamMessage): string | undefined
     field('push-pull', -1, 'from', 'name', checkName(message.from)) ??
     field('push-pull', -1, 'join', 'boolean', checkBoolean(message.join)) ??
     field('push-pull', -1, 'reply', 'boolean', checkBoolean(message.reply)) ??
-    memberListProblem(message.members)
+    memberListProblem(message.members) ??
+    // The stream's own limit bounds it; the type is all there is to check.
+    (message.state === undefined
+      ? undefined
+      : field('push-pull', -1, 'state', 'appState', checkBytes(message.state, U32_MAX)))
   );
 }
 

@@ -44,7 +44,7 @@ async function fdkit(...argv: string[]): Promise<Outcome> {
 
 const USAGE = {
   agent:
-    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]]',
+    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join]',
   demo: 'Usage: fdkit demo [--plain]',
   'demo detector': 'Usage: fdkit demo detector [--seed N] [--pause-ms MS]',
   sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--json]',

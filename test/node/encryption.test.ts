@@ -12,7 +12,15 @@ import type { NodeOptions } from '../../src/node/node-options.js';
 import { encodePacket } from '../../src/wire/encode.js';
 import { KEY_BYTES, Keyring } from '../../src/wire/keyring.js';
 import { SEAL_OVERHEAD_BYTES, Sealer } from '../../src/wire/seal.js';
-import { holds, type Member, MemoryCluster, poll, thrown, view } from '../support/node-harness.js';
+import {
+  holds,
+  type Member,
+  MemoryCluster,
+  poll,
+  settleWhileRunning,
+  thrown,
+  view,
+} from '../support/node-harness.js';
 
 const clusters: MemoryCluster[] = [];
 const udpNodes: SwimNode[] = [];
@@ -63,33 +71,76 @@ describe('an encrypted cluster on the memory network', () => {
   });
 
   it.each([
-    { what: 'another key', outsider: sealed('prod', 2) },
-    { what: 'another label', outsider: sealed('staging') },
-    { what: 'no label', outsider: { keyring: ring(1) } },
-    { what: 'no keyring at all', outsider: {} },
-  ])('keeps out a member with $what, counting what it sends as decrypt-failed', async ({ outsider }) => {
-    const c = newCluster(2);
-    const members = await formWith(c, 3, () => sealed());
-    const intruder = await c.start(4, outsider);
-    await intruder.node.join([members[0]!.address]);
-    await c.run(15_000);
-    expect(Object.keys(view(intruder.node))).toEqual(['n4']);
-    for (const m of members) expect(Object.keys(view(m.node)).sort()).toEqual(['n1', 'n2', 'n3']);
-    // The seed got at least the join's state sync; no other reason counted anything.
-    expect(members[0]!.node.counters().drops['decrypt-failed']).toBeGreaterThan(0);
-    for (const m of members) expect(Object.keys(otherDrops(m.node))).not.toContain('malformed');
-  });
+    {
+      what: 'another key',
+      outsider: sealed('prod', 2),
+      code: 'FDKIT_JOIN_KEY_MISMATCH',
+      reason: 'no installed key could open the message',
+      drop: 'decrypt-failed',
+    },
+    {
+      what: 'another label',
+      outsider: sealed('staging'),
+      code: 'FDKIT_JOIN_LABEL_MISMATCH',
+      reason: 'cluster label differs (seed: "prod", this member: "staging")',
+      drop: 'decrypt-failed',
+    },
+    {
+      what: 'no label',
+      outsider: { keyring: ring(1) },
+      code: 'FDKIT_JOIN_LABEL_MISMATCH',
+      reason: 'cluster label differs (seed: "prod", this member: "")',
+      drop: 'decrypt-failed',
+    },
+    {
+      what: 'no keyring at all',
+      outsider: {},
+      code: 'FDKIT_JOIN_NOT_ENCRYPTED',
+      reason: 'the seed requires encryption, and the message was not encrypted (this member has no keyring)',
+      drop: 'not-encrypted',
+    },
+  ])(
+    'keeps out a member with $what: its join fails at once with $code, the seed counts $drop',
+    async ({ outsider, code, reason, drop }) => {
+      const c = newCluster(2);
+      const members = await formWith(c, 3, () => sealed());
+      const intruder = await c.start(4, outsider);
+      const startedAt = c.clock.now();
+      const joined = await settleWhileRunning(c.clock, intruder.node.join([members[0]!.address]), 15_000);
+      // The refusal comes back on the join's own connection: no timeout is waited for.
+      expect(c.clock.now() - startedAt).toBeLessThan(100);
+      expect(joined).toMatchObject({
+        ok: false,
+        error: { name: 'JoinError', code, seed: members[0]!.address, reason },
+      });
+      await c.run(15_000);
+      expect(Object.keys(view(intruder.node))).toEqual(['n4']);
+      for (const m of members) expect(Object.keys(view(m.node)).sort()).toEqual(['n1', 'n2', 'n3']);
+      // The seed got at least the join's state sync; no other reason counted anything.
+      expect(members[0]!.node.counters().drops[drop as 'decrypt-failed']).toBeGreaterThan(0);
+      for (const m of members) expect(Object.keys(otherDrops(m.node))).not.toContain('malformed');
+    },
+  );
 
-  it('an encrypted member cannot join a plaintext cluster either', async () => {
+  it('an encrypted member cannot join a plaintext cluster either: FDKIT_JOIN_UNEXPECTED_ENCRYPTION', async () => {
     const c = newCluster(3);
     const members = await formWith(c, 3, () => ({}));
     const loner = await c.start(4, sealed());
-    await loner.node.join([members[0]!.address]);
+    const joined = await settleWhileRunning(c.clock, loner.node.join([members[0]!.address]), 15_000);
+    expect(joined).toMatchObject({
+      ok: false,
+      error: {
+        name: 'JoinError',
+        code: 'FDKIT_JOIN_UNEXPECTED_ENCRYPTION',
+        reason: 'the message was encrypted, and the seed has no keyring',
+      },
+    });
     await c.run(15_000);
     expect(Object.keys(view(loner.node))).toEqual(['n4']);
     for (const m of members) expect(view(m.node).n4).toBeUndefined();
     const drops = members[0]!.node.counters().drops;
-    expect(drops.malformed + drops['unknown-version'] + drops['too-large']).toBeGreaterThan(0);
+    expect(drops['unexpected-encryption']).toBeGreaterThan(0);
+    expect(drops.malformed + drops['unknown-version'] + drops['too-large']).toBe(0);
   });
 
   it('a rolling rotation (install everywhere, then use everywhere, then remove the old) raises no suspicion', async () => {
@@ -114,7 +165,8 @@ describe('an encrypted cluster on the memory network', () => {
     }
     // The old key no longer opens anything: a member still on it is kept out.
     const late = await c.start(6, sealed('prod', 1));
-    await late.node.join([members[0]!.address]);
+    const joined = await settleWhileRunning(c.clock, late.node.join([members[0]!.address]), 15_000);
+    expect(joined).toMatchObject({ ok: false, error: { code: 'FDKIT_JOIN_KEY_MISMATCH' } });
     await c.run(5_000);
     expect(Object.keys(view(late.node))).toEqual(['n6']);
     expect(members[0]!.node.counters().drops['decrypt-failed']).toBeGreaterThan(0);
@@ -222,12 +274,45 @@ describe('over real UDP on 127.0.0.1', () => {
       socket.send(ping, port, '127.0.0.1', (error) => (error ? reject(error) : resolve())),
     );
     socket.close();
-    await poll(
-      () => first.counters().drops['decrypt-failed'] > 0,
-      'the plaintext ping to be dropped',
-      10_000,
-    );
-    expect(first.counters().drops['decrypt-failed']).toBe(1);
+    await poll(() => first.counters().drops['not-encrypted'] > 0, 'the plaintext ping to be dropped', 10_000);
+    expect(first.counters().drops['not-encrypted']).toBe(1);
+    expect(first.counters().drops['decrypt-failed']).toBe(0);
     expect(view(first).u9).toBeUndefined();
+  });
+
+  it.each([
+    { what: 'another key', options: { keyring: ring(7), label: 'udp' }, code: 'FDKIT_JOIN_KEY_MISMATCH' },
+    { what: 'another label', options: { keyring: ring(5), label: 'dev' }, code: 'FDKIT_JOIN_LABEL_MISMATCH' },
+    { what: 'no keyring', options: {}, code: 'FDKIT_JOIN_NOT_ENCRYPTED' },
+  ])(
+    'a member with $what fails join over TCP with $code, well within the join timeout',
+    async ({ options, code }) => {
+      const seed = createNode({ name: 's1', bind: '127.0.0.1:0', keyring: ring(5), label: 'udp' });
+      const joiner = createNode({ name: 'j1', bind: '127.0.0.1:0', joinTimeoutMs: 5000, ...options });
+      udpNodes.push(seed, joiner);
+      await seed.start();
+      await joiner.start();
+      const startedAt = performance.now();
+      const error = await joiner.join([seed.localAddress]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(performance.now() - startedAt).toBeLessThan(2500);
+      expect(error).toMatchObject({ name: 'JoinError', code, seed: seed.localAddress });
+      expect(joiner.members().map((m) => m.name)).toEqual(['j1']);
+    },
+  );
+
+  it('an encrypted member fails join over TCP against a plaintext seed with FDKIT_JOIN_UNEXPECTED_ENCRYPTION', async () => {
+    const seed = createNode({ name: 's1', bind: '127.0.0.1:0' });
+    const joiner = createNode({ name: 'j1', bind: '127.0.0.1:0', keyring: ring(5), label: 'udp' });
+    udpNodes.push(seed, joiner);
+    await seed.start();
+    await joiner.start();
+    const error = await joiner.join([seed.localAddress]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: 'JoinError', code: 'FDKIT_JOIN_UNEXPECTED_ENCRYPTION' });
   });
 });

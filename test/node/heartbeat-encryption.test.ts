@@ -1,7 +1,7 @@
 /**
  * `createHeartbeatMonitor({ keyring, label })` (docs/design.md, "Wire"): monitors sharing keys and a label
  * hear each other over sealed heartbeats, each datagram sealed with its own nonce; a monitor with another
- * key, another label or none is dropped as `decrypt-failed` and never seen alive; keys rotate with no
+ * key or another label is dropped as `decrypt-failed` (none: `not-encrypted`) and never seen alive; keys rotate with no
  * suspicion; without a keyring the wire is unchanged; the options fail as createNode's do. On the
  * in-memory network in virtual time, and once over real UDP.
  */
@@ -128,13 +128,33 @@ describe('encrypted heartbeats on the memory network', () => {
   });
 
   it.each([
-    { what: 'another key', outsider: sealed('prod', 2), outsiderDrops: 'decrypt-failed' },
-    { what: 'another label', outsider: sealed('staging'), outsiderDrops: 'decrypt-failed' },
-    { what: 'no label', outsider: { keyring: ring(1) }, outsiderDrops: 'decrypt-failed' },
-    { what: 'no keyring at all', outsider: {}, outsiderDrops: 'malformed' },
+    {
+      what: 'another key',
+      outsider: sealed('prod', 2),
+      drops: 'decrypt-failed',
+      outsiderDrops: 'decrypt-failed',
+    },
+    {
+      what: 'another label',
+      outsider: sealed('staging'),
+      drops: 'decrypt-failed',
+      outsiderDrops: 'decrypt-failed',
+    },
+    {
+      what: 'no label',
+      outsider: { keyring: ring(1) },
+      drops: 'decrypt-failed',
+      outsiderDrops: 'decrypt-failed',
+    },
+    {
+      what: 'no keyring at all',
+      outsider: {},
+      drops: 'not-encrypted',
+      outsiderDrops: 'unexpected-encryption',
+    },
   ])(
-    'drops a monitor with $what as decrypt-failed: it is never alive',
-    async ({ outsider, outsiderDrops }) => {
+    'drops a monitor with $what as $drops: it is never alive',
+    async ({ outsider, drops, outsiderDrops }) => {
       const world = newWorld(2);
       const m1 = await world.start(1, { ...sealed(), ...peersOf(1, 2, 3) });
       const m2 = await world.start(2, { ...sealed(), ...peersOf(1, 2, 3) });
@@ -148,7 +168,7 @@ describe('encrypted heartbeats on the memory network', () => {
         // Every heartbeat m3 sent was dropped, and for that reason only.
         const fromM3 = world.sent.filter((d) => d.from === 'm3' && d.to === monitor.localAddress).length;
         expect(fromM3).toBeGreaterThan(10);
-        expect(nonzeroDrops(monitor)).toEqual({ 'decrypt-failed': fromM3 });
+        expect(nonzeroDrops(monitor)).toEqual({ [drops]: fromM3 });
         expect(monitor.counters().suspicions).toBe(1);
       }
       // Nor does the outsider hear the cluster.
@@ -284,11 +304,12 @@ describe('over real UDP on 127.0.0.1', () => {
     });
     socket.send(plain, Number(u1.localAddress.split(':')[1]), '127.0.0.1');
     await poll(
-      () => u1.counters().drops['decrypt-failed'] > 0,
+      () => u1.counters().drops['not-encrypted'] > 0,
       'the plaintext heartbeat to be dropped',
       10_000,
     );
-    expect(u1.counters().drops['decrypt-failed']).toBe(1);
+    expect(u1.counters().drops['not-encrypted']).toBe(1);
+    expect(u1.counters().drops['decrypt-failed']).toBe(0);
     expect(u1.counters().restarts).toBe(0);
   });
 });

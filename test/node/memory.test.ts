@@ -6,10 +6,16 @@
  * asserted are the protocol's, not the machine's.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, InvalidOptionError, LifecycleError, NetworkError } from '../../src/errors.js';
+import {
+  InvalidArgumentError,
+  InvalidOptionError,
+  JoinError,
+  LifecycleError,
+  NetworkError,
+} from '../../src/errors.js';
 import { createNode } from '../../src/node/node.js';
 import type { NodeCounters } from '../../src/node/node-counters.js';
-import type { MemberEvent, SwimEvent } from '../../src/swim/events.js';
+import { isMemberEvent, type MemberEvent, type SwimEvent } from '../../src/swim/events.js';
 import { lan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 import { earliestSilentDeathMs, suspicionTimeoutAfter } from '../support/lifeguard-timing.js';
@@ -214,7 +220,7 @@ describe('membership', () => {
     await c.run(10_000);
     for (const m of rest) {
       expect(
-        m.log.events.map((e) => (e.type === 'message' ? 'message' : `${e.type} ${e.member} ${e.cause}`)),
+        m.log.events.map((e) => (!isMemberEvent(e) ? e.type : `${e.type} ${e.member} ${e.cause}`)),
         m.name,
       ).toEqual([`update ${changer.name} metadata`]);
       const event = m.log.events[0] as MemberEvent;
@@ -352,7 +358,9 @@ describe('membership', () => {
         m.log.events.map((e) =>
           e.type === 'message'
             ? `${e.atMs} ${m.name} message ${e.from}`
-            : `${e.atMs} ${m.name} ${e.type} ${e.member} ${e.incarnation} ${e.cause} ${e.accuser ?? '-'}`,
+            : !isMemberEvent(e)
+              ? `${e.atMs} ${m.name} ${e.type}`
+              : `${e.atMs} ${m.name} ${e.type} ${e.member} ${e.incarnation} ${e.cause} ${e.accuser ?? '-'}`,
         ),
       );
       await c.close();
@@ -531,8 +539,8 @@ describe('seeds', () => {
     // DNS points at an address where nobody listens yet.
     c.resolver.a.set('seeds.cluster.test', ['10.0.0.9']);
     const error = await rejection(second.node.join(['seeds.cluster.test:7946']));
-    expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED' });
+    expect(error).toBeInstanceOf(JoinError);
+    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED', seed: 'seeds.cluster.test:7946' });
     const askedAtJoin = c.resolver.count('seeds.cluster.test');
     expect(askedAtJoin).toBeGreaterThan(0);
 
@@ -557,8 +565,7 @@ describe('seeds', () => {
     const early = [await c.start(2), await c.start(3)];
     for (const m of early) {
       const error = await rejection(m.node.join(['10.0.0.1:7946']));
-      expect(error).toMatchObject({ name: 'NetworkError', code: 'FDKIT_CONNECT_FAILED' });
-      expect((error as NetworkError).address).toContain('10.0.0.1:7946');
+      expect(error).toMatchObject({ name: 'JoinError', code: 'FDKIT_CONNECT_FAILED', seed: '10.0.0.1:7946' });
     }
     const first = await c.start(1);
     const all = [first, ...early];
@@ -573,9 +580,14 @@ describe('seeds', () => {
     const c = newCluster(16);
     const m = await c.start(1);
     const error = await rejection(m.node.join(['10.0.0.200:7946', '10.0.0.201:7946']));
-    expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED' });
+    expect(error).toBeInstanceOf(JoinError);
+    expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED', seed: '10.0.0.200:7946' });
+    expect((error as JoinError).seeds.map((o) => `${o.seed} ${o.code}`)).toEqual([
+      '10.0.0.200:7946 FDKIT_CONNECT_FAILED',
+      '10.0.0.201:7946 FDKIT_CONNECT_FAILED',
+    ]);
     expect((error as Error).message).toContain('10.0.0.200:7946');
+    expect((error as Error).message).toContain('10.0.0.201:7946');
     expect(m.node.members().map((x) => x.name)).toEqual(['n1']);
   });
 

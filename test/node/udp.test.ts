@@ -7,7 +7,13 @@ import { createSocket, type Socket as DgramSocket } from 'node:dgram';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, InvalidOptionError, LifecycleError, NetworkError } from '../../src/errors.js';
+import {
+  InvalidArgumentError,
+  InvalidOptionError,
+  JoinError,
+  LifecycleError,
+  NetworkError,
+} from '../../src/errors.js';
 import { createNode, type SwimNode } from '../../src/node/node.js';
 import type { NodeCounters } from '../../src/node/node-counters.js';
 import type { NodeOptions } from '../../src/node/node-options.js';
@@ -422,7 +428,7 @@ describe('errors', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const m = await start('n1');
     const error = await rejection(m.node.join([`127.0.0.1:${port}`]));
-    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toBeInstanceOf(JoinError);
     expect(error).toMatchObject({ code: 'FDKIT_CONNECT_FAILED' });
     expect(view(m.node)).toEqual({ n1: 'alive' });
     expect(() => m.node.broadcast(Uint8Array.of(1))).not.toThrow();

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DIST, ROOT, requireFreshDist } from './dist-build.js';
 import { type ModulesLoaded, modulesLoadedBy } from './module-count.js';
 
-const SUBPATHS = ['detector', 'swim', 'node', 'sim', 'fencing', 'tune'] as const;
+const SUBPATHS = ['detector', 'swim', 'node', 'sim', 'fencing', 'tune', 'metrics'] as const;
 
 /** A few run-time names each subpath must export: its main classes, functions and constants. */
 const NAMES: Record<(typeof SUBPATHS)[number], readonly string[]> = {
@@ -22,6 +22,7 @@ const NAMES: Record<(typeof SUBPATHS)[number], readonly string[]> = {
   sim: ['Simulation', 'planFaults', 'lanNetwork'],
   fencing: ['createEtcdLeaseProvider', 'claimCas', 'MemoryCasStore', 'claimFence', 'FencingGuard'],
   tune: ['tuneDetectors', 'generateTrace', 'replayTrace', 'parseTrace', 'qosMetrics'],
+  metrics: ['fdkitMetrics', 'MissingDependencyError'],
 };
 
 /** Node's package names under node_modules/ among `files`. */
@@ -125,6 +126,13 @@ describe('what an import loads, in a fresh process', () => {
       expect(loaded.files.length).toBeLessThan(root.files.length / 2);
     },
   );
+
+  it('neither the root nor fdkit/metrics loads prom-client: only fdkitMetrics does', () => {
+    expect(packagesIn(root)).not.toContain('prom-client');
+    const metrics = modulesLoadedBy('fdkit/metrics');
+    expect(metrics.files).toContain(join(DIST, 'entries', 'metrics.js'));
+    expect(packagesIn(metrics)).toEqual([]);
+  });
 
   it('fdkit/fencing loads neither the codec nor the sockets, nor etcd3 until a provider is made', () => {
     const fencing = modulesLoadedBy('fdkit/fencing');

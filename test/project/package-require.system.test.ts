@@ -26,6 +26,7 @@ const ENTRIES: Record<string, string> = {
   'fdkit/sim': 'Simulation',
   'fdkit/fencing': 'claimFence',
   'fdkit/tune': 'tuneDetectors',
+  'fdkit/metrics': 'fdkitMetrics',
 };
 const SPECIFIERS = Object.keys(ENTRIES);
 

@@ -7,7 +7,7 @@ import type { FaultPlan } from '../../src/sim/faults.js';
 import { MetricsCollector } from '../../src/sim/metrics.js';
 import { quantiles } from '../../src/sim/report.js';
 import { Simulation, simName } from '../../src/sim/simulation.js';
-import type { MemberEvent, SwimEvent } from '../../src/swim/events.js';
+import { isMemberEvent, type MemberEvent, type SwimEvent } from '../../src/swim/events.js';
 
 describe('metrics of a small simulation', () => {
   const faults: Partial<FaultPlan> = {
@@ -24,7 +24,7 @@ describe('metrics of a small simulation', () => {
     seed: 4,
     faults,
     onEvent: (observer: number, event: SwimEvent) => {
-      if (event.type !== 'message') events.push({ observer, event });
+      if (isMemberEvent(event)) events.push({ observer, event });
     },
   });
   const report = sim.run();

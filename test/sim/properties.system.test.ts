@@ -9,7 +9,7 @@ import { expectedTiming, lan } from '../../src/index.js';
 import type { FaultPlan } from '../../src/sim/faults.js';
 import type { SimulationReport } from '../../src/sim/report.js';
 import { Simulation, type SimulationOptions, simName } from '../../src/sim/simulation.js';
-import type { MemberEvent, SwimEvent } from '../../src/swim/events.js';
+import { isMemberEvent, type MemberEvent, type SwimEvent } from '../../src/swim/events.js';
 
 const REPLAY = process.env.SIM_SEED === undefined ? undefined : Number(process.env.SIM_SEED);
 
@@ -29,7 +29,7 @@ function simulate(options: Omit<SimulationOptions, 'onEvent'>): Run {
   const sim = new Simulation({
     ...options,
     onEvent: (observer: number, event: SwimEvent) => {
-      if (event.type !== 'message') events.push({ observer, event });
+      if (isMemberEvent(event)) events.push({ observer, event });
     },
   });
   return { sim, report: sim.run(), events };
@@ -621,7 +621,7 @@ describe('tombstones: an alive at the incarnation of a death never overrides it'
           config: { reconnectTimeoutMs },
           faults: { crashes: [{ member: 1, atMs: crashAtMs, restartAtMs, restartIncarnation: 0 }] },
           onEvent: (observer, event) => {
-            if (event.type !== 'message') events.push({ observer, event });
+            if (isMemberEvent(event)) events.push({ observer, event });
           },
         });
         sim.advanceTo(restartAtMs - 1);

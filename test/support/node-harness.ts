@@ -15,7 +15,7 @@ import type { NodeOptions } from '../../src/node/node-options.js';
 import { Random } from '../../src/runtime/random.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import type { SwimConfig } from '../../src/swim/config.js';
-import type { MemberEvent, MessageEvent, SwimEvent } from '../../src/swim/events.js';
+import { isMemberEvent, type MemberEvent, type MessageEvent, type SwimEvent } from '../../src/swim/events.js';
 import { MemoryNetwork } from '../../src/transport/memory.js';
 import type { SeedResolver, SrvRecord } from '../../src/transport/resolve.js';
 
@@ -143,7 +143,7 @@ export class EventLog {
     return this.received
       .filter((r) => r.channel !== 'message' && (type === undefined || r.channel === type))
       .map((r) => r.event)
-      .filter((e): e is MemberEvent => e.type !== 'message' && e.member === member);
+      .filter((e): e is MemberEvent => isMemberEvent(e) && e.member === member);
   }
 
   /** Message events (emitted as `'message'`). */

@@ -146,10 +146,11 @@ describe('SwimCore: its own statements', () => {
     ]);
   });
 
-  it('follows a member to its new address without a death watch', () => {
-    const { core, learn } = solo();
+  it('follows a member to its new address once its old one stays silent to a ping, without a death watch', () => {
+    const { core, learn, clock, packets, events } = solo();
     core.start();
     learn(alive('b'));
+    packets.length = 0;
     core.handlePacket('b.elsewhere:1', {
       type: 'gossip',
       from: 'b',
@@ -157,10 +158,18 @@ describe('SwimCore: its own statements', () => {
         { kind: 'alive', name: 'b', address: 'b.elsewhere:1', incarnation: 2, meta: new Uint8Array(0) },
       ],
     });
+    // Its old address is asked first: a member that answers there would make this a name conflict.
+    expect(packets.filter((p) => p.packet.type === 'ping').map((p) => p.to)).toEqual([addressOf('b')]);
+    expect(core.members().find((m) => m.name === 'b')?.address).toBe(addressOf('b'));
+    clock.advance(2 * core.config.probeTimeoutMs - 1);
+    expect(core.members().find((m) => m.name === 'b')?.address).toBe(addressOf('b'));
+    clock.advance(1);
     expect(core.members().find((m) => m.name === 'b')).toMatchObject({
       address: 'b.elsewhere:1',
       incarnation: 2,
     });
+    const last = events.at(-1);
+    expect(last?.type === 'update' && last.cause).toBe('address-changed');
   });
 });
 

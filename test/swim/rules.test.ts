@@ -1,48 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, LEFT, SUSPECT, UNKNOWN } from '../../src/membership/member-state.js';
-import type { MemberList, SuspectUpdate, Update } from '../../src/swim/messages.js';
-import { Reporter } from '../../src/swim/reporter.js';
-import { MembershipRules, type RulesPort } from '../../src/swim/rules.js';
-import { SelfState } from '../../src/swim/self.js';
+import { isMemberEvent } from '../../src/swim/events.js';
+import type { Update } from '../../src/swim/messages.js';
 import type { Suspicion } from '../../src/swim/suspicion.js';
+import { aliveOf, list, memberEvents, NO_META, rules } from './rules-fixture.js';
 import { addressOf, harness } from './swim-context.js';
-
-function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = {}) {
-  const suspected: SuspectUpdate[] = [];
-  const calls = { addressChanged: 0 };
-  const full: RulesPort = {
-    takeSuspicion: () => undefined,
-    suspect: (s) => suspected.push(s),
-    ceilingOf: () => -1,
-    pruneTombstones: () => {},
-    addressChanged: () => calls.addressChanged++,
-    ...port,
-  };
-  const self = new SelfState(h.ctx, 1, new Uint8Array(0));
-  const reporter = new Reporter(
-    h.ctx,
-    (e) => h.events.push(e),
-    () => {},
-  );
-  return { rules: new MembershipRules(h.ctx, self, reporter, full), suspected, self, calls };
-}
-
-function list(entries: Array<[string, number, number]>): MemberList {
-  return {
-    names: entries.map(([n]) => n),
-    addresses: entries.map(([n]) => addressOf(n)),
-    incarnations: Uint32Array.from(entries.map(([, i]) => i)),
-    states: Uint8Array.from(entries.map(([, , s]) => s)),
-    metas: entries.map(() => new Uint8Array(0)),
-  };
-}
 
 describe('MembershipRules, over a fake port', () => {
   it('merging a state exchange that lists a member dead suspects it, never declares it dead on hearsay', () => {
     const h = harness();
     h.know('x', ALIVE, 4);
     const { rules: r, suspected } = rules(h);
-    r.merge(list([['x', 4, DEAD]]), 'peer');
+    r.merge(list([['x', 4, DEAD]]), 'peer', false);
     expect(suspected).toEqual([{ kind: 'suspect', name: 'x', incarnation: 4, from: 'peer' }]);
     expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(ALIVE);
   });
@@ -57,12 +26,14 @@ describe('MembershipRules, over a fake port', () => {
         ['y', 2, ALIVE],
       ]),
       'peer',
+      false,
     );
     expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(LEFT);
     expect(h.ctx.view.table.stateOf(h.id('y'))).toBe(ALIVE);
-    expect(h.events.map((e) => (e.type === 'message' ? e.type : `${e.type} ${e.member} ${e.cause}`))).toEqual(
-      ['left x left', 'alive y joined'],
-    );
+    expect(h.events.map((e) => (!isMemberEvent(e) ? e.type : `${e.type} ${e.member} ${e.cause}`))).toEqual([
+      'left x left',
+      'alive y joined',
+    ]);
   });
 
   it('an alive statement at the incarnation of a death does not override it; a higher one does', () => {
@@ -87,25 +58,11 @@ describe('MembershipRules, over a fake port', () => {
   });
 });
 
-const NO_META = new Uint8Array(0);
-const aliveOf = (name: string, incarnation: number, extra: { address?: string; meta?: Uint8Array } = {}) =>
-  ({
-    kind: 'alive',
-    name,
-    address: extra.address ?? addressOf(name),
-    incarnation,
-    meta: extra.meta ?? NO_META,
-  }) as const;
-
 /** What the member's next packet carries: the queued updates, each `kind name`. */
 function queued(h: ReturnType<typeof harness>): string[] {
   h.ctx.outbox.sendPacket('peer', { type: 'gossip', from: 'self', updates: [] });
   const updates: readonly Update[] = h.packets.at(-1)!.packet.updates;
   return updates.map((u) => `${u.kind} ${u.kind === 'user' ? u.origin : u.name}`);
-}
-
-function memberEvents(h: ReturnType<typeof harness>): string[] {
-  return h.events.flatMap((e) => (e.type === 'message' ? [] : [`${e.type} ${e.member} ${e.cause}`]));
 }
 
 describe('MembershipRules.alive', () => {
@@ -123,13 +80,25 @@ describe('MembershipRules.alive', () => {
 
   it.each([
     { incarnation: 5, address: 'self.test:7946', refutes: 6, why: 'a newer life of ours: refuted above it' },
-    { incarnation: 1, address: 'elsewhere:1', refutes: 2, why: 'our life at another address: refuted' },
+    {
+      incarnation: 1,
+      address: 'elsewhere:1',
+      refutes: undefined,
+      why: 'our name at another address: a conflict, not refuted',
+    },
+    {
+      incarnation: 9,
+      address: 'elsewhere:1',
+      refutes: undefined,
+      why: 'a newer claim elsewhere: a conflict, not refuted',
+    },
     { incarnation: 1, address: 'self.test:7946', refutes: undefined, why: 'our own statement: nothing' },
     { incarnation: 0, address: 'elsewhere:1', refutes: undefined, why: 'an older life elsewhere: nothing' },
-  ])('a statement about this member (incarnation 1): $why', ({ incarnation, address, refutes }) => {
+  ])('a statement about this member (incarnation 1): $why', ({ incarnation, address, refutes, why }) => {
     const h = harness();
-    const { rules: r, self } = rules(h);
+    const { rules: r, self, conflicts } = rules(h);
     r.alive(aliveOf('self', incarnation, { address }));
+    expect(conflicts).toEqual(why.includes('conflict') ? ['self elsewhere:1'] : []);
     expect(self.incarnation).toBe(refutes ?? 1);
     expect(h.ctx.counters.refutations).toBe(refutes === undefined ? 0 : 1);
     expect(h.ctx.view.table.stateOf(h.ctx.view.selfId)).toBe(ALIVE);
@@ -151,15 +120,16 @@ describe('MembershipRules.alive', () => {
     expect(table.stateOf(h.id('w'))).toBe(ALIVE);
   });
 
-  it('a newer life at another address moves the member there and tells the port; at the same one, not', () => {
+  it('a newer life at another address, the old one silent, moves the member there and tells the port', () => {
     const h = harness();
     h.know('x', ALIVE, 1);
     const { rules: r, calls } = rules(h);
     r.alive(aliveOf('x', 2));
     expect(calls.addressChanged).toBe(0);
-    r.alive(aliveOf('x', 3, { address: 'x.moved:7946' }));
+    r.alive(aliveOf('x', 3, { address: 'x.moved:7946' }), false, false, true);
     expect(calls.addressChanged).toBe(1);
     expect(h.ctx.view.directory.addressOf(h.id('x'))).toBe('x.moved:7946');
+    expect(memberEvents(h)).toEqual(['update x address-changed']);
   });
 
   it('reports new metadata of a live member, byte by byte, and only when it changed', () => {
@@ -205,7 +175,7 @@ describe('MembershipRules.dead', () => {
 describe('MembershipRules.merge', () => {
   it('a member that knew nobody learns members quietly; one that knew some gossips them on', () => {
     const joining = harness();
-    rules(joining).rules.merge(list([['y', 2, ALIVE]]), 'peer');
+    rules(joining).rules.merge(list([['y', 2, ALIVE]]), 'peer', false);
     expect(joining.ctx.view.table.stateOf(joining.id('y'))).toBe(ALIVE);
     expect(queued(joining)).toEqual([]);
     const member = harness();
@@ -216,10 +186,11 @@ describe('MembershipRules.merge', () => {
         ['z', 2, LEFT],
       ]),
       'peer',
+      false,
     );
     expect(queued(member)).toEqual(['alive y']);
     member.know('z', ALIVE, 1);
-    rules(member).rules.merge(list([['z', 2, LEFT]]), 'peer');
+    rules(member).rules.merge(list([['z', 2, LEFT]]), 'peer', false);
     expect(queued(member)[0]).toBe('dead z'); // unsent: first
   });
 
@@ -235,16 +206,19 @@ describe('MembershipRules.merge', () => {
         metas: [NO_META, NO_META],
       },
       'peer',
+      false,
     );
     expect(h.ctx.view.clusterSize).toBe(2);
     expect(h.ctx.view.directory.size).toBe(2);
   });
 
-  it('this member listed at another address refutes', () => {
+  it('this member listed at another address is a conflict, never refuted', () => {
     const h = harness();
-    const { rules: r, self } = rules(h);
-    r.merge({ ...list([['self', 1, ALIVE]]), addresses: ['elsewhere:1'] }, 'peer');
-    expect(self.incarnation).toBe(2);
+    const { rules: r, self, conflicts } = rules(h);
+    r.merge({ ...list([['self', 1, ALIVE]]), addresses: ['elsewhere:1'] }, 'peer', false);
+    expect(self.incarnation).toBe(1);
+    expect(h.ctx.counters.refutations).toBe(0);
+    expect(conflicts).toEqual(['self elsewhere:1']);
   });
 
   it('a member held dead at or above the listed life is told of its death; a newer life revives it', () => {
@@ -261,6 +235,7 @@ describe('MembershipRules.merge', () => {
         ['n', 6, ALIVE],
       ]),
       'peer',
+      false,
     );
     // The notice leads its packet (which the outbox fills with what waits, the revival of n among them).
     expect(h.packets.map(({ to, packet }) => [to, packet.type, packet.updates[0]])).toEqual([
@@ -277,7 +252,7 @@ describe('MembershipRules.merge', () => {
   it('a death listed of a member the view does not know is not suspected', () => {
     const h = harness();
     const { rules: r, suspected } = rules(h);
-    r.merge(list([['z', 3, DEAD]]), 'peer');
+    r.merge(list([['z', 3, DEAD]]), 'peer', false);
     expect(suspected).toEqual([]);
     expect(h.ctx.view.directory.find('z')).toBeUndefined();
   });

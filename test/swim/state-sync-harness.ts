@@ -8,6 +8,7 @@ import type { SwimContext } from '../../src/swim/context.js';
 import type { SwimEnvironment } from '../../src/swim/environment.js';
 import type { MemberList, Packet, StreamMessage } from '../../src/swim/messages.js';
 import { Outbox } from '../../src/swim/outbox.js';
+import type { Refusal } from '../../src/swim/refusal.js';
 import { StateSync, type StateSyncPort } from '../../src/swim/state-sync.js';
 import { type Harness, type HarnessOptions, harness } from './swim-context.js';
 
@@ -37,7 +38,9 @@ export interface SyncHarness {
   readonly port: StateSyncPort & { incarnation: number };
   /** Stream messages sent, with the time and the size state sync gave them. */
   readonly streams: Array<{ atMs: number; to: string; message: StreamMessage; bytes: number }>;
-  readonly merged: Array<{ members: MemberList; from: string }>;
+  readonly merged: Array<{ members: MemberList; from: string; join: boolean }>;
+  /** What the port's merge answers: a refusal turns the exchange away (and then nothing is merged). */
+  refusal: Refusal | undefined;
   /** Pings asked of the prober, with their answer to give (`answer`), when the test gives it. */
   readonly pings: Array<{ atMs: number; id: number; timeoutMs: number; answer: (acked: boolean) => void }>;
   /** Runs on each merge. */
@@ -72,12 +75,15 @@ export function syncHarness(options: HarnessOptions = {}): SyncHarness {
     pings,
     onMerge: () => {},
     answers: undefined,
+    refusal: undefined,
   };
   const port = {
     incarnation: 1,
-    merge: (members: MemberList, from: string) => {
-      merged.push({ members, from });
+    merge: (members: MemberList, from: string, join: boolean) => {
+      if (s.refusal !== undefined) return s.refusal;
+      merged.push({ members, from, join });
       s.onMerge();
+      return undefined;
     },
     pruneTombstones: () => {},
     pingOnce: (id: number, timeoutMs: number, done: (acked: boolean) => void) => {

@@ -11,7 +11,10 @@ function port(answers: boolean) {
   const pinged: Array<{ id: number; timeoutMs: number }> = [];
   const p: StateSyncPort = {
     incarnation: 1,
-    merge: (members, from) => merged.push({ members, from }),
+    merge: (members, from) => {
+      merged.push({ members, from });
+      return undefined;
+    },
     pruneTombstones: () => {},
     pingOnce: (id, timeoutMs, done) => {
       pinged.push({ id, timeoutMs });
@@ -81,7 +84,7 @@ describe('StateSync: what an exchange carries', () => {
     const c = s.h.know('c', SUSPECT, 7);
     s.ctx.view.table.setMetadata(c, Uint8Array.of(1, 2, 3));
     s.sync.handlePushPull(addressOf('c'), pushPull('c', false));
-    expect(s.merged).toEqual([{ members: EMPTY_LIST, from: 'c' }]);
+    expect(s.merged).toEqual([{ members: EMPTY_LIST, from: 'c', join: false }]);
     expect(s.streams).toHaveLength(1);
     const { to, message, bytes } = s.streams[0]!;
     expect(to).toBe(addressOf('c'));

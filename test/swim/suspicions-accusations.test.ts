@@ -32,12 +32,17 @@ describe('Suspicions.accusationOf', () => {
     expect(s.accusationOf(h.id('b'))).toEqual({ kind: 'dead', name: 'b', incarnation: 1, from: 'self' });
   });
 
-  it('nothing against a live member, one that left, or one never heard of', () => {
+  it('its own leave back for a member that left: the echo its leave() waits for', () => {
     const h = six();
     h.know('g', LEFT, 2);
     const { s } = suspicions(h);
+    expect(s.accusationOf(h.id('g'))).toEqual({ kind: 'dead', name: 'g', incarnation: 2, from: 'g' });
+  });
+
+  it('nothing against a live member, or one never heard of', () => {
+    const h = six();
+    const { s } = suspicions(h);
     expect(s.accusationOf(h.id('c'))).toBeUndefined();
-    expect(s.accusationOf(h.id('g'))).toBeUndefined();
     expect(s.accusationOf(99)).toBeUndefined();
   });
 });

@@ -2,6 +2,8 @@
  * A Suspicions mechanism over a fake port, on the virtual-clock context of `swim-context.ts`: what it
  * declared dead and when, the last-word pings it asked for, and the updates it queued for gossip.
  */
+
+import { isMemberEvent } from '../../src/swim/events.js';
 import type { DeadUpdate, Update } from '../../src/swim/messages.js';
 import { Reporter } from '../../src/swim/reporter.js';
 import { SelfState } from '../../src/swim/self.js';
@@ -58,5 +60,5 @@ export function queued(h: Harness): readonly Update[] {
 
 /** The member events of `h`, as [type, member, cause, accuser]. */
 export function memberEvents(h: Harness): Array<[string, string, string, string | undefined]> {
-  return h.events.flatMap((e) => (e.type === 'message' ? [] : [[e.type, e.member, e.cause, e.accuser]]));
+  return h.events.flatMap((e) => (!isMemberEvent(e) ? [] : [[e.type, e.member, e.cause, e.accuser]]));
 }

@@ -9,6 +9,7 @@ import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import { resolveSwimConfig, type SwimConfig } from '../../src/swim/config.js';
 import type { SwimContext } from '../../src/swim/context.js';
 import { zeroSwimCounters } from '../../src/swim/counters.js';
+import { DelegateGuard } from '../../src/swim/delegate-guard.js';
 import { MemberDirectory } from '../../src/swim/directory.js';
 import type { SwimEnvironment } from '../../src/swim/environment.js';
 import type { SwimEvent } from '../../src/swim/events.js';
@@ -114,6 +115,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     outbox,
     health,
     lifecycle,
+    delegates: new DelegateGuard({}, counters),
   };
   Object.assign(h, { ctx });
   view.table.set(selfId, ALIVE, 1, clock.now());

@@ -16,6 +16,7 @@ import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import type { SwimConfig } from '../../src/swim/config.js';
 import { SwimCore, type SwimCoreOptions } from '../../src/swim/core.js';
 import type { SwimEnvironment } from '../../src/swim/environment.js';
+import { isMemberEvent } from '../../src/swim/events.js';
 import type { MemberList, Packet, PushPull, StreamMessage, Update } from '../../src/swim/messages.js';
 
 export const WALL_START_MS = 1_700_000_000_000;
@@ -119,7 +120,7 @@ export class Scripted {
         if (peer !== undefined) this.clock.setTimer(LATENCY_MS, () => this.receiveStream(peer, message));
       },
       emit: (event) => {
-        if (event.type !== 'message') this.events.push(event);
+        if (isMemberEvent(event)) this.events.push(event);
       },
       ...kernel,
     };

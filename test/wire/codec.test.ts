@@ -144,6 +144,15 @@ const packetArb: fc.Arbitrary<Packet> = fc.oneof(
   fc.record({ type: fc.constant('nack' as const), seq: u32Arb, from: nameArb, updates: updatesArb }),
   fc.record({ type: fc.constant('gossip' as const), from: nameArb, updates: updatesArb }),
   fc.record({ type: fc.constant('user' as const), from: nameArb, payload: payloadArb, updates: updatesArb }),
+  fc.record({
+    type: fc.constant('conflict' as const),
+    from: nameArb,
+    name: nameArb,
+    holderAddress: addressArb,
+    otherAddress: addressArb,
+    updates: updatesArb,
+  }),
+  fc.record({ type: fc.constant('name-query' as const), from: nameArb, name: nameArb, updates: updatesArb }),
 );
 
 interface Member {
@@ -172,18 +181,23 @@ const memberArb: fc.Arbitrary<Member> = fc.record({
   meta: metaArb,
 });
 
-const pushPullArb: fc.Arbitrary<PushPull> = fc.record({
-  type: fc.constant('push-pull' as const),
-  from: nameArb,
-  join: fc.boolean(),
-  reply: fc.boolean(),
-  // Up to 20 members crosses the fixarray / array16 boundary of the member list.
-  members: fc.array(memberArb, { maxLength: 20 }).map(memberList),
-});
+const pushPullArb: fc.Arbitrary<PushPull> = fc.record(
+  {
+    type: fc.constant('push-pull' as const),
+    from: nameArb,
+    join: fc.boolean(),
+    reply: fc.boolean(),
+    // Up to 20 members crosses the fixarray / array16 boundary of the member list.
+    members: fc.array(memberArb, { maxLength: 20 }).map(memberList),
+    // The application's state, when there is some: never empty (an empty one is not written).
+    state: fc.uint8Array({ minLength: 1, maxLength: 300 }),
+  },
+  { requiredKeys: ['type', 'from', 'join', 'reply', 'members'] },
+);
 
 /** The core's estimate of a push-pull's encoded size, computed the way SwimCore.sendPushPull does. */
 function pushPullEstimate(m: PushPull): number {
-  let bytes = pushPullBaseBytes(m.from, m.members.names.length);
+  let bytes = pushPullBaseBytes(m.from, m.members.names.length, m.state);
   for (let i = 0; i < m.members.names.length; i++) {
     const nameAndAddress = strBytes(m.members.names[i]!) + strBytes(m.members.addresses[i]!);
     bytes += snapshotEntryBytes(nameAndAddress, m.members.incarnations[i]!, m.members.metas[i]!);
@@ -222,6 +236,15 @@ const EXAMPLES: readonly Packet[] = [
   { type: 'nack', seq: 0, from: 'n1', updates: [] },
   { type: 'gossip', from: 'n1', updates: [] },
   { type: 'user', from: 'n1', payload: Uint8Array.of(9, 8), updates: [] },
+  {
+    type: 'conflict',
+    from: 'n1',
+    name: 'n2',
+    holderAddress: '10.0.0.2:7946',
+    otherAddress: '10.0.0.9:7946',
+    updates: [],
+  },
+  { type: 'name-query', from: 'n2', name: 'n2', updates: [] },
 ];
 const UPDATE_EXAMPLES: readonly Update[] = [
   { kind: 'alive', name: 'n3', address: '10.0.0.3:7946', incarnation: 5, meta: meta3 },
@@ -245,6 +268,9 @@ describe('tags and layout (append-only: these numbers never change)', () => {
       compound: 7,
       pushPull: 8,
       heartbeat: 9,
+      refuse: 10,
+      conflict: 11,
+      nameQuery: 12,
     });
     expect(UpdateTag).toEqual({ alive: 1, suspect: 2, dead: 3, user: 4 });
     expect([ALIVE, SUSPECT, DEAD, LEFT, STATE_CODE_MAX]).toEqual([0, 1, 2, 3, 3]);
@@ -298,7 +324,10 @@ describe('tags and layout (append-only: these numbers never change)', () => {
       [1, 4, 0, 'n1', []],
       [1, 5, 'n1', []],
       [1, 6, 'n1', Buffer.of(9, 8), []],
+      [1, 11, 'n1', 'n2', '10.0.0.2:7946', '10.0.0.9:7946', []],
+      [1, 12, 'n2', 'n2', []],
     ];
+    expect(expected).toHaveLength(EXAMPLES.length);
     EXAMPLES.forEach((packet, i) => {
       expect(generic.unpack(encodePacket(packet))).toEqual(expected[i]);
     });

@@ -33,14 +33,14 @@ const CASES: readonly Case[] = [
     label: 'a push-pull with an element too few',
     structure: [1, 8, 'a', true, false],
     reason: 'malformed',
-    detail: 'push-pull: 6 elements expected, got 5',
+    detail: 'push-pull: 6 or 7 elements expected, got 5',
   },
   {
     // two elements pass the envelope; the push-pull then has too few
     label: 'a push-pull of version and type alone',
     structure: [1, 8],
     reason: 'malformed',
-    detail: 'push-pull: 6 elements expected, got 2',
+    detail: 'push-pull: 6 or 7 elements expected, got 2',
   },
   {
     label: 'from',

@@ -94,9 +94,10 @@ const heartbeatArb: fc.Arbitrary<Heartbeat> = fc.record({
 });
 
 describe('heartbeat layout (append-only)', () => {
-  it('has tag 9, after every SWIM message', () => {
+  it('has tag 9, after every SWIM message of its time (the refusal and the name conflicts came later)', () => {
     expect(MessageTag.heartbeat).toBe(9);
-    expect(Math.max(...Object.values(MessageTag))).toBe(9);
+    const later = Object.entries(MessageTag).filter(([, tag]) => tag > 9);
+    expect(later.map(([name]) => name).sort()).toEqual(['conflict', 'nameQuery', 'refuse']);
   });
 
   it('writes golden bytes', () => {
@@ -227,7 +228,8 @@ describe('heartbeat rejects', () => {
     expectDrop(encodePacket({ type: 'ack', seq: 1, from: 'n1', updates: [] }), 'unknown-type', /SWIM/);
     expectDrop(encodeCompound([{ type: 'gossip', from: 'g', updates: [] }]), 'unknown-type', /SWIM/);
     expectDrop(pack([1, 8, 'a', true, false, []]), 'unknown-type', /SWIM/);
-    for (const type of [0, 10, 127, 65_535]) expectDrop(pack(replaced(1, type)), 'unknown-type', /unknown/);
+    expectDrop(pack([1, 10, 'a', 0, 'no']), 'unknown-type', /SWIM/);
+    for (const type of [0, 13, 127, 65_535]) expectDrop(pack(replaced(1, type)), 'unknown-type', /unknown/);
     expectDrop(pack(replaced(1, 'heartbeat')), 'malformed');
   });
 

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeyringError } from '../../src/errors.js';
 import { Random } from '../../src/runtime/random.js';
+import { reject } from '../../src/wire/drop-reason.js';
 import { KEY_BYTES, Keyring } from '../../src/wire/keyring.js';
 import {
   NONCE_BYTES,
@@ -218,16 +219,33 @@ describe('Sealer', () => {
     );
   });
 
-  it('openThen counts what does not open as decrypt-failed and decodes what does', () => {
+  it('openThen counts sealed bytes that do not open as decrypt-failed, plaintext as not-encrypted, and decodes what opens', () => {
     const s = sealer([key(1)]);
     const decode = (bytes: Uint8Array) => ({ ok: true as const, bytes });
     const open = openThen(s, decode);
     expect(open(s.seal(message))).toEqual({ ok: true, bytes: message });
-    expect(open(message)).toEqual({
+    expect(open(sealer([key(2)]).seal(message))).toEqual({
       ok: false,
       reason: 'decrypt-failed',
       detail: 'not sealed under an installed key and this cluster label',
     });
-    expect(openThen(undefined, decode)).toBe(decode);
+    expect(open(message)).toEqual({
+      ok: false,
+      reason: 'not-encrypted',
+      detail: 'plaintext, and this member requires encryption',
+    });
+  });
+
+  it('without a sealer, openThen decodes, and tells a failure on sealed bytes as unexpected-encryption', () => {
+    const failing = (_bytes: Uint8Array) => reject('malformed', 'not MessagePack');
+    const open = openThen(undefined, failing);
+    expect(open(sealer([key(1)]).seal(message))).toEqual({
+      ok: false,
+      reason: 'unexpected-encryption',
+      detail: 'sealed bytes, and this member has no keyring',
+    });
+    expect(open(message)).toEqual({ ok: false, reason: 'malformed', detail: 'not MessagePack' });
+    const passing = (bytes: Uint8Array) => ({ ok: true as const, bytes });
+    expect(openThen(undefined, passing)(message)).toEqual({ ok: true, bytes: message });
   });
 });

@@ -52,6 +52,8 @@ const PACKET_TAGS: Record<string, number> = {
   gossip: 5,
   user: 6,
   'push-pull': 8,
+  conflict: 11,
+  'name-query': 12,
 };
 const KIND_TAGS: Record<string, number> = { alive: 1, suspect: 2, dead: 3, user: 4 };
 /** A tag no release uses, for a kind or type the oracle does not know. */
@@ -96,6 +98,10 @@ function wire(p: Obj): unknown[] {
       return [1, tag, p.from, p.payload, ups];
     case 'push-pull':
       return [1, tag, p.from, p.join, p.reply, p.entries];
+    case 'conflict':
+      return [1, tag, p.from, p.name, p.holderAddress, p.otherAddress, ups];
+    case 'name-query':
+      return [1, tag, p.from, p.name, ups];
     default:
       return [1, tag, p.from, ups];
   }
@@ -602,6 +608,15 @@ const packetArb: fc.Arbitrary<Obj> = fc.oneof(
   fc.record({ type: fc.constantFrom('ack', 'nack'), seq: u32Arb, from: nameArb, updates: updatesArb }),
   fc.record({ type: fc.constant('gossip'), from: nameArb, updates: updatesArb }),
   fc.record({ type: fc.constant('user'), from: nameArb, payload: payloadArb, updates: updatesArb }),
+  fc.record({
+    type: fc.constant('conflict'),
+    from: nameArb,
+    name: nameArb,
+    holderAddress: addressArb,
+    otherAddress: addressArb,
+    updates: updatesArb,
+  }),
+  fc.record({ type: fc.constant('name-query'), from: nameArb, name: nameArb, updates: updatesArb }),
 );
 
 const entryArb: fc.Arbitrary<MemberEntry> = fc.record({

@@ -64,6 +64,8 @@ const VALID = {
   nack: [1, 4, 5, 'a', []],
   gossip: [1, 5, 'a', []],
   user: [1, 6, 'a', bin(3), []],
+  conflict: [1, 11, 'a', 'n', 'h:1', 'h:2', []],
+  nameQuery: [1, 12, 'a', 'n', []],
 } as const;
 const VALID_UPDATES = {
   alive: [1, 'n', 'h:1', 3, bin(2)],
@@ -108,6 +110,18 @@ const PACKET_FIELDS: Record<keyof typeof VALID, [number, FieldKind][]> = {
   user: [
     [2, 'name'],
     [3, 'payload'],
+    [4, 'updates'],
+  ],
+  conflict: [
+    [2, 'name'],
+    [3, 'name'],
+    [4, 'address'],
+    [5, 'address'],
+    [6, 'updates'],
+  ],
+  nameQuery: [
+    [2, 'name'],
+    [3, 'name'],
     [4, 'updates'],
   ],
 };
@@ -323,7 +337,7 @@ describe('envelope', () => {
   });
 
   it('drops an unknown message type, and a type on the wrong channel', () => {
-    for (const type of [0, 10, 11, 127, 200, 65_535, -1]) {
+    for (const type of [0, 13, 127, 200, 65_535, -1]) {
       expectDatagramDrop(pack([1, type, 'a', []]), 'unknown-type', /unknown message type/);
       expectStreamDrop(pack([1, type, 'a', true, false, []]), 'unknown-type', /unknown message type/);
     }
@@ -571,8 +585,11 @@ describe('push-pull', () => {
   });
 
   it('wrong array lengths are malformed', () => {
-    expectStreamDrop(pack([...VALID_PUSH_PULL, 0]), 'malformed', /6 elements expected/);
-    expectStreamDrop(pack(VALID_PUSH_PULL.slice(0, -1)), 'malformed', /6 elements expected/);
+    expectStreamDrop(pack([...VALID_PUSH_PULL, bin(1), 0]), 'malformed', /6 or 7 elements expected, got 8/);
+    expectStreamDrop(pack(VALID_PUSH_PULL.slice(0, -1)), 'malformed', /6 or 7 elements expected, got 5/);
+    // The seventh element, the application's state, must be bytes.
+    expectStreamDrop(pack([...VALID_PUSH_PULL, 0]), 'malformed', /push-pull\.state: wrong type/);
+    expectStreamDrop(pack([...VALID_PUSH_PULL, 'x']), 'malformed', /push-pull\.state: wrong type/);
     const entry = (VALID_PUSH_PULL[5] as unknown[][])[0]!;
     expectStreamDrop(pack(replaced(VALID_PUSH_PULL, 5, [[...entry, 0]])), 'malformed', /members\[0\]/);
     expectStreamDrop(pack(replaced(VALID_PUSH_PULL, 5, [entry.slice(0, -1)])), 'malformed', /members\[0\]/);

@@ -221,6 +221,22 @@ export function packetViolation(p: unknown, path = 'packet'): Check {
         () => byteArray(p.payload, USER_PAYLOAD_BYTES_MAX, `${c}.payload`),
         () => updates(p.updates, `${c}.updates`),
       );
+    case 'conflict':
+      return first(
+        () => exactFields(p, ['type', 'from', 'name', 'holderAddress', 'otherAddress', 'updates'], c),
+        () => name(p.from, `${c}.from`),
+        () => name(p.name, `${c}.name`),
+        () => address(p.holderAddress, `${c}.holderAddress`),
+        () => address(p.otherAddress, `${c}.otherAddress`),
+        () => updates(p.updates, `${c}.updates`),
+      );
+    case 'name-query':
+      return first(
+        () => exactFields(p, ['type', 'from', 'name', 'updates'], c),
+        () => name(p.from, `${c}.from`),
+        () => name(p.name, `${c}.name`),
+        () => updates(p.updates, `${c}.updates`),
+      );
     default:
       return at(`${path}.type`, 'unknown-type');
   }
@@ -303,12 +319,15 @@ export function streamMessageViolation(message: unknown): Check {
   if (message.type === 'ping' || message.type === 'ack') return packetViolation(message, 'stream');
   if (message.type !== 'push-pull') return at('stream.type', 'unknown-type');
   const c = 'push-pull';
+  // The application's state is the one optional field: bytes of any length the stream allows.
+  const fields = ['type', 'from', 'join', 'reply', 'members', ...('state' in message ? ['state'] : [])];
   return first(
-    () => exactFields(message, ['type', 'from', 'join', 'reply', 'members'], c),
+    () => exactFields(message, fields, c),
     () => name(message.from, `${c}.from`),
     () => boolean(message.join, `${c}.join`),
     () => boolean(message.reply, `${c}.reply`),
     () => members(message.members, `${c}.members`),
+    () => ('state' in message ? byteArray(message.state, 0xffff_ffff, `${c}.state`) : undefined),
   );
 }
 

@@ -1,0 +1,116 @@
+/**
+ * `fdkitMetrics`: Prometheus metrics of a SWIM node or a heartbeat monitor, through prom-client (an
+ * optional peer dependency, loaded here and nowhere else). The metrics are registered all at once or
+ * not at all, and {@link FdkitMetrics.close} takes them back out.
+ */
+import type { Metric, Registry } from 'prom-client';
+import { InvalidArgumentError, InvalidOptionError } from '../errors.js';
+import { describeReceived } from '../options.js';
+import { leaderMetrics } from './leader-metrics.js';
+import { MetricFactory } from './metric-factory.js';
+import { type FdkitMetricsOptions, OWNER, resolveMetricsOptions } from './metrics-options.js';
+import { type MonitorMetricsSource, monitorMetrics } from './monitor-metrics.js';
+import { type NodeMetricsSource, nodeMetrics } from './node-metrics.js';
+import { loadPromClient } from './prom-client.js';
+
+/** The metrics of one source in one registry, from {@link fdkitMetrics}. */
+export interface FdkitMetrics {
+  /**
+   * Unregisters the metrics and stops listening to the source and the leader hint, so that the same
+   * registry and prefix can be used again. Idempotent.
+   */
+  close(): void;
+}
+
+function isMonitor(source: NodeMetricsSource | MonitorMetricsSource): source is MonitorMetricsSource {
+  return typeof (source as Partial<MonitorMetricsSource>).peers === 'function';
+}
+
+function checkSource(source: unknown): void {
+  const s = source as Partial<NodeMetricsSource & MonitorMetricsSource> | null;
+  const ok =
+    typeof s === 'object' &&
+    s !== null &&
+    typeof s.counters === 'function' &&
+    typeof s.on === 'function' &&
+    typeof s.off === 'function' &&
+    (typeof s.peers === 'function' || typeof s.members === 'function');
+  if (!ok) {
+    throw new InvalidArgumentError(
+      'source',
+      `${OWNER}: source must be a SwimNode or a HeartbeatMonitor, got ${describeReceived(source)}`,
+    );
+  }
+}
+
+/** Registers every metric, or none when one of the names is taken. */
+function registerAll(registry: Registry, metrics: readonly Metric[], prefix: string): void {
+  for (const metric of metrics) {
+    const name = (metric as unknown as { name: string }).name;
+    if (registry.getSingleMetric(name) !== undefined) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'registry',
+        `${OWNER}: option registry already holds a metric named ${name}: fdkitMetrics was called twice on this registry with prefix ${JSON.stringify(prefix)}, or another library uses the name. Give each source its own prefix or registry, or close() the first.`,
+      );
+    }
+  }
+  for (const metric of metrics) registry.registerMetric(metric);
+}
+
+/**
+ * Exports a `SwimNode`'s or a `HeartbeatMonitor`'s metrics to a prom-client registry:
+ * members by state, local health, suspicions, deaths and transitions by cause, detection time, probes,
+ * nacks, traffic by transport, the broadcast queue, push-pulls, drops by reason; with a `leader` hint,
+ * its changes and epoch. docs/metrics.md lists every name beside memberlist's equivalent.
+ *
+ * Counters and gauges are read from the source when Prometheus scrapes, so a member pays nothing
+ * between scrapes; only member events (transitions, at most a few a second) are counted as they come.
+ * No label holds a member's name unless `perMemberLabels` asks for it.
+ *
+ * Rejects with an `InvalidOptionError` for a bad option or a registry that already holds one of the
+ * names, an `InvalidArgumentError` for a source that is neither, and a `MissingDependencyError`
+ * (`FDKIT_MISSING_DEPENDENCY`) when prom-client is not installed.
+ *
+ * @param source - a `SwimNode` or a `HeartbeatMonitor`, started or not
+ * @example
+ * ```ts
+ * import { Registry } from 'prom-client';
+ * const registry = new Registry();
+ * const metrics = await fdkitMetrics(node, { registry });
+ * // serve `await registry.metrics()` with the content type `registry.contentType`
+ * metrics.close();
+ * ```
+ */
+export async function fdkitMetrics(
+  source: NodeMetricsSource | MonitorMetricsSource,
+  options: FdkitMetricsOptions = {},
+): Promise<FdkitMetrics> {
+  checkSource(source);
+  const resolved = resolveMetricsOptions(options);
+  const prom = await loadPromClient();
+  const registry = resolved.registry ?? prom.register;
+  const factory = new MetricFactory(prom, resolved.prefix);
+  const detach = [
+    isMonitor(source) ? monitorMetrics(factory, source, resolved) : nodeMetrics(factory, source, resolved),
+  ];
+  if (resolved.leader !== undefined) detach.push(leaderMetrics(factory, resolved.leader));
+  try {
+    registerAll(registry, factory.made, resolved.prefix);
+  } catch (error) {
+    for (const stop of detach) stop();
+    throw error;
+  }
+  let closed = false;
+  return {
+    close: () => {
+      if (closed) return;
+      closed = true;
+      for (const stop of detach) stop();
+      for (const metric of factory.made) {
+        const name = (metric as unknown as { name: string }).name;
+        if (registry.getSingleMetric(name) === metric) registry.removeSingleMetric(name);
+      }
+    },
+  };
+}

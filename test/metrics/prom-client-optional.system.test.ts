@@ -1,0 +1,98 @@
+/**
+ * prom-client is an optional peer dependency: importing the built package (the root or `fdkit/metrics`)
+ * never loads it, and only `fdkitMetrics` does. Without it installed (a module resolution hook hides it
+ * from a child node running the build) the package loads and `fdkitMetrics` rejects with a typed error
+ * that says what to install. What was loaded is read from the child's CommonJS cache, where prom-client
+ * (a CommonJS package) lands however it is imported; the last case shows that the check sees it.
+ */
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { distPath } from '../support/fresh-dist.js';
+
+const ROOT = pathToFileURL(distPath('index.js')).href;
+const METRICS = pathToFileURL(distPath('entries/metrics.js')).href;
+
+const hooks = `export async function resolve(specifier, context, next) {
+  if (specifier === 'prom-client') {
+    const error = new Error("Cannot find package 'prom-client'");
+    error.code = 'ERR_MODULE_NOT_FOUND';
+    throw error;
+  }
+  return next(specifier, context);
+}`;
+const register = `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+
+// Prints how many prom-client files the child's module cache holds, after `label`.
+const LOADED = `
+const loaded = (label) => console.log(label, JSON.stringify(
+  Object.keys(createRequire(import.meta.url).cache).filter((p) => p.includes('node_modules/prom-client/')).length,
+));`;
+
+function runNode(
+  script: string,
+  hidePromClient: boolean,
+): { status: number | null; stdout: string; stderr: string } {
+  const hook = hidePromClient ? ['--import', `data:text/javascript,${encodeURIComponent(register)}`] : [];
+  const result = spawnSync(process.execPath, [...hook, '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('prom-client, an optional peer dependency', () => {
+  it('importing fdkit and fdkit/metrics loads none of it; fdkitMetrics does', () => {
+    const { status, stdout, stderr } = runNode(
+      `
+      import { createRequire } from 'node:module';
+      ${LOADED}
+      const fdkit = await import(${JSON.stringify(ROOT)});
+      const { fdkitMetrics } = await import(${JSON.stringify(METRICS)});
+      loaded('imported');
+      const node = fdkit.createNode({ bind: '127.0.0.1:0' });
+      const metrics = await fdkitMetrics(node);
+      loaded('measured');
+      metrics.close();
+    `,
+      false,
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const counts = Object.fromEntries(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')),
+    );
+    expect(counts.imported).toBe('0');
+    expect(Number(counts.measured)).toBeGreaterThan(0);
+  });
+
+  it('without it the package loads, and fdkitMetrics rejects with FDKIT_MISSING_DEPENDENCY and the install command', () => {
+    const { status, stdout, stderr } = runNode(
+      `
+      const fdkit = await import(${JSON.stringify(ROOT)});
+      const node = fdkit.createNode({ bind: '127.0.0.1:0' });
+      let error;
+      try { await fdkit.fdkitMetrics(node); } catch (e) { error = e; }
+      console.log(JSON.stringify({
+        isMissing: error instanceof fdkit.MissingDependencyError,
+        code: error?.code,
+        dependency: error?.dependency,
+        message: error?.message,
+      }));
+    `,
+      true,
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      isMissing: true,
+      code: 'FDKIT_MISSING_DEPENDENCY',
+      dependency: 'prom-client',
+      message: expect.stringContaining('npm install prom-client@^15.1.0'),
+    });
+  });
+});
