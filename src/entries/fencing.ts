@@ -31,7 +31,8 @@ export {
   type Versioned,
 } from '../fencing/cas/index.js';
 export type { EtcdLease } from '../fencing/etcd-lease.js';
-export { createEtcdLeaseProvider, type EtcdLeaseProviderOptions } from '../fencing/etcd-lease-provider.js';
+export { createEtcdLeaseProvider } from '../fencing/etcd-lease-provider.js';
+export type { EtcdLeaseProviderOptions } from '../fencing/etcd-lease-settings.js';
 export { ETCD_EPOCH_MAX } from '../fencing/etcd-token.js';
 export {
   type FenceCheck,

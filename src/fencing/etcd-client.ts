@@ -13,10 +13,16 @@ export type Etcd3Module = typeof import('etcd3');
 /** The version range fdkit is tested with, for the install hint (package.json's peerDependencies). */
 const ETCD3_RANGE = '^1.1.2';
 
-/** Imports `etcd3`, or throws a {@link MissingDependencyError} when it is not installed. */
-export async function loadEtcd3(): Promise<Etcd3Module> {
+/**
+ * Imports `etcd3`, or throws a {@link MissingDependencyError} when it is not installed.
+ *
+ * @param load - the import itself; a test hands it one that fails as a missing package does
+ */
+export async function loadEtcd3(
+  load: () => Promise<Etcd3Module> = () => import('etcd3'),
+): Promise<Etcd3Module> {
   try {
-    return await import('etcd3');
+    return await load();
   } catch (error) {
     if (!isModuleNotFound(error)) throw error;
     throw new MissingDependencyError(

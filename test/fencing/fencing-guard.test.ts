@@ -98,4 +98,43 @@ describe('FencingGuard', () => {
       }),
     );
   });
+
+  it('names itself, the argument and what it got when a resource or a token is not one', () => {
+    const guard = new FencingGuard();
+    let caught: unknown;
+    try {
+      guard.check(5 as unknown as string, 1n);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(InvalidArgumentError);
+    expect(caught).toMatchObject({
+      argument: 'resource',
+      message: 'FencingGuard.check: resource must be a string, got number',
+    });
+    expect(() => guard.check('invoices', -1n)).toThrow(/^FencingGuard\.check: token must be a bigint/);
+    expect(() => new FencingGuard({ stores: new Map() } as never)).toThrow(
+      /^FencingGuard: unknown option stores/,
+    );
+  });
+
+  it('does not write an equal token to its store again', () => {
+    const sets: [string, bigint][] = [];
+    const map = new Map<string, bigint>();
+    const store: FenceStore = {
+      get: (resource) => map.get(resource),
+      set: (resource, token) => {
+        sets.push([resource, token]);
+        map.set(resource, token);
+      },
+    };
+    const guard = new FencingGuard({ store });
+    expect(guard.check('invoices', 5n)).toEqual({ accepted: true, highest: 5n });
+    expect(guard.check('invoices', 5n)).toEqual({ accepted: true, highest: 5n });
+    expect(guard.check('invoices', 6n)).toEqual({ accepted: true, highest: 6n });
+    expect(sets).toEqual([
+      ['invoices', 5n],
+      ['invoices', 6n],
+    ]);
+  });
 });

@@ -54,4 +54,29 @@ describe('idempotencyKey', () => {
     expect(charge.run(work(8), 8, 900).changes).toBe(1);
     expect(db.prepare('SELECT COUNT(*) FROM charges').pluck().get()).toBe(2);
   });
+
+  it('names the part that is not one, with its index, and what it got', () => {
+    const refusal = (parts: unknown[]): unknown => {
+      try {
+        idempotencyKey(parts as never);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(refusal(['charge', 1.5])).toMatchObject({
+      argument: 'parts[1]',
+      message: 'idempotencyKey: parts[1] must be a string, a safe integer, a bigint or a Uint8Array, got 1.5',
+    });
+    expect(refusal(['charge', 'x', {}])).toMatchObject({
+      argument: 'parts[2]',
+      message:
+        'idempotencyKey: parts[2] must be a string, a safe integer, a bigint or a Uint8Array, got object',
+    });
+    expect(refusal([])).toMatchObject({
+      argument: 'parts',
+      message: 'idempotencyKey: parts must be a non-empty array',
+    });
+    expect(refusal([])).toBeInstanceOf(InvalidArgumentError);
+  });
 });

@@ -168,4 +168,52 @@ describe('LeaseStateTracker', () => {
     expect(thrown(() => tracker.throwUnlessHeld())).toBe(tracker.signal.reason);
     expect(clock.nextDueMs()).toBeUndefined();
   });
+
+  it('a confirmation after the end moves no deadline', () => {
+    const clock = new VirtualClock({ startMs: 0 });
+    const { tracker } = track(clock);
+    tracker.end(new LeaseError('FDKIT_LEASE_RELEASED', 'billing', 'released'));
+    tracker.confirm(1000, 3000);
+    expect(tracker.jeopardyAtMs).toBe(2000);
+    expect(tracker.expiresAtMs).toBe(2970);
+  });
+
+  it('throwUnlessHeld throws the reason once lost', () => {
+    const clock = new VirtualClock({ startMs: 0 });
+    const { tracker } = track(clock);
+    const reason = new LeaseError('FDKIT_LEASE_REVOKED', 'billing', 'revoked');
+    tracker.end(reason);
+    expect(() => tracker.throwUnlessHeld()).toThrow(reason);
+  });
+
+  it('announces jeopardy at the renew deadline a confirmation moved, without anyone reading the state', () => {
+    const clock = new VirtualClock({ startMs: 0 });
+    const { tracker, events } = track(clock);
+    clock.advanceTo(1000);
+    tracker.confirm(1000, 3000); // jeopardy moves from 2000 to 3000
+    clock.advanceTo(2999);
+    expect(events).toEqual([]);
+    clock.advanceTo(3000);
+    expect(events).toEqual(['jeopardy@3000']);
+  });
+
+  it('confirmations keep one renew timer: none is left once the lease ends', () => {
+    const clock = new VirtualClock({ startMs: 0 });
+    const { tracker } = track(clock);
+    clock.advanceTo(500);
+    tracker.confirm(500, 3000);
+    tracker.confirm(600, 3000);
+    tracker.end(new LeaseError('FDKIT_LEASE_RELEASED', 'billing', 'released'));
+    expect(clock.nextDueMs()).toBeUndefined();
+  });
+
+  it('a confirmation that leaves it in jeopardy sets no timer due before the lost deadline', () => {
+    const clock = new VirtualClock({ startMs: 0 });
+    const { tracker } = track(clock);
+    clock.advanceTo(2500);
+    expect(tracker.state).toBe('jeopardy');
+    tracker.confirm(100, 3000); // renew deadline 2100: still overdue
+    expect(tracker.state).toBe('jeopardy');
+    expect(clock.nextDueMs()).toBe(2970);
+  });
 });

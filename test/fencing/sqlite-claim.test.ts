@@ -12,6 +12,7 @@ import {
   fenceRowSql,
   fenceTableSql,
   LeaseError,
+  type SqlDatabase,
   StaleTokenError,
   type TokenHolder,
 } from '../../src/index.js';
@@ -304,7 +305,7 @@ describe('fencedUpdate with conditions and several rows', () => {
     });
   });
 
-  it("counts only the rows the where matched when refusing several, and names rows: 'many'", () => {
+  it("counts the rows that have the key when refusing several, and names rows: 'many'", () => {
     const due = () =>
       fencedUpdate(
         db,
@@ -315,11 +316,11 @@ describe('fencedUpdate with conditions and several rows', () => {
         },
         2n,
       );
-    // Rows 1 (NULL) and 3 ('due') pass the condition; row 2 ('charged') has the key but does not.
+    // Rows 1 (NULL) and 3 ('due') pass the condition; row 2 ('charged') has the key too: the key is on 3.
     const error = thrown(due);
     expect(error).toMatchObject({ code: 'FDKIT_FENCE_MANY_ROWS', resource: 'customers(region=eu)' });
     expect((error as Error).message).toBe(
-      "fencedUpdate: where matches 2 rows of customers(region=eu), expected one; pass rows: 'many' to change them all",
+      "fencedUpdate: where matches 3 rows of customers(region=eu), expected one; pass rows: 'many' to change them all",
     );
     expect(count("SELECT COUNT(*) FROM customers WHERE plan = 'p'")).toBe(0);
   });
@@ -352,5 +353,80 @@ describe('fencedUpdate with conditions and several rows', () => {
       fencedUpdate(db, { table: 'customers', set: { plan: 'q' }, where: { id: 1 } }, holder),
     ).toThrow(LeaseError);
     expect(count("SELECT COUNT(*) FROM customers WHERE plan = 'q'")).toBe(0);
+  });
+});
+
+describe('a key on several rows of which only one passes: still FDKIT_FENCE_MANY_ROWS, as the TSDoc promises', () => {
+  beforeEach(() => {
+    db.exec(`
+      CREATE TABLE jobs (name TEXT NOT NULL, status TEXT, fence INTEGER NOT NULL);
+      INSERT INTO jobs VALUES ('nightly', 'new', 1), ('nightly', 'new', 9);
+      CREATE TABLE tasks (name TEXT NOT NULL, status TEXT, fence INTEGER NOT NULL);
+      INSERT INTO tasks VALUES ('nightly', 'new', 0), ('nightly', 'done', 0);
+    `);
+  });
+  const unchanged = (table: string, rows: string) =>
+    expect(db.prepare(`SELECT status || ':' || fence FROM ${table} ORDER BY rowid`).pluck().all()).toEqual(
+      rows.split(' '),
+    );
+
+  it('fencedUpdate: one row below the token, one above', () => {
+    const error = thrown(() =>
+      fencedUpdate(db, { table: 'jobs', set: { status: 'run' }, where: { name: 'nightly' } }, 5n),
+    );
+    expect(error).toBeInstanceOf(FenceError);
+    expect(error).toMatchObject({ code: 'FDKIT_FENCE_MANY_ROWS', resource: 'jobs(name=nightly)' });
+    unchanged('jobs', 'new:1 new:9');
+  });
+
+  it('fencedUpdate: one row passes a condition, the other has the key but fails it', () => {
+    const error = thrown(() =>
+      fencedUpdate(
+        db,
+        {
+          table: 'tasks',
+          set: { status: 'run' },
+          where: { name: 'nightly', status: { op: 'IS NOT', value: 'done' } },
+        },
+        5n,
+      ),
+    );
+    expect(error).toMatchObject({ code: 'FDKIT_FENCE_MANY_ROWS', resource: 'tasks(name=nightly)' });
+    unchanged('tasks', 'new:0 done:0');
+  });
+
+  it("fencedUpdate with rows: 'many' changes the rows that pass", () => {
+    expect(
+      fencedUpdate(
+        db,
+        { table: 'jobs', set: { status: 'run' }, where: { name: 'nightly' }, rows: 'many' },
+        5n,
+      ),
+    ).toEqual({ changes: 1 });
+    unchanged('jobs', 'run:5 new:9');
+  });
+
+  it('claimFence: a fence row whose key is not unique, one of them below the token', () => {
+    const error = thrown(() => claimFence(db, { table: 'jobs', key: { name: 'nightly' } }, 5n));
+    expect(error).toBeInstanceOf(FenceError);
+    expect(error).toMatchObject({ code: 'FDKIT_FENCE_MANY_ROWS', resource: 'jobs(name=nightly)' });
+    expect((error as Error).message).toMatch(/the key of a fence row must be unique$/);
+    unchanged('jobs', 'new:1 new:9');
+  });
+
+  it('the normal path is one statement: no read after a write that changed the one row', () => {
+    const prepared: string[] = [];
+    const counting: SqlDatabase = {
+      prepare: (sql) => {
+        prepared.push(sql);
+        return db.prepare(sql);
+      },
+      transaction: (fn) => db.transaction(fn),
+    };
+    fencedUpdate(counting, { table: 'customers', set: { plan: 'p' }, where: { id: 1 } }, 2n);
+    expect(prepared).toHaveLength(1);
+    claimFence(counting, 'billing', 2n);
+    expect(prepared).toHaveLength(2);
+    expect(prepared.every((sql) => sql.startsWith('UPDATE '))).toBe(true);
   });
 });

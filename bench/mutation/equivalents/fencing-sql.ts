@@ -47,24 +47,6 @@ export const FENCING_SQL: readonly Equivalent[] = [
       "differs from both as 'claim' does, so it takes every branch 'claim' takes.",
   },
   {
-    file: 'src/fencing/sql/sqlite-fenced-update.ts',
-    mutator: 'EqualityOperator',
-    original: 'changes > 1',
-    replacement: 'changes >= 1',
-    why:
-      'changes is Number(run().changes), a count of rows (a non-negative integer). Both uses come after ' +
-      '`changes === 1` has been handled: on line 52 the right of `changes === 1 || (...)` runs only when ' +
-      'changes !== 1, and line 54 runs only after line 52 returned for changes === 1; with changes 0 or ' +
-      'at least 2, `>= 1` and `> 1` agree.',
-  },
-  {
-    file: 'src/fencing/sql/sqlite-fenced-update.ts',
-    mutator: 'StringLiteral',
-    original: "'sqlite'",
-    line: 54,
-    why: `manyRowsError(subjectOf(OWNER, '', checked), ...): ${SUBJECT_DIALECT_UNREAD}.`,
-  },
-  {
     file: 'src/fencing/sql/sqlite-verify.ts',
     mutator: 'BooleanLiteral',
     original: 'false',

@@ -182,12 +182,16 @@ function appendWhere(
 
 /**
  * An UPDATE of `update`'s rows; with `token`, fenced: the fence column is set to the token, and only rows
- * whose fence is an exact integer not above it match.
+ * whose fence is an exact integer not above it match. With `uniqueKey` (SQLite's runners, for `rows:
+ * 'one'`), it also changes nothing unless exactly one row has the key, counted in the same statement:
+ * otherwise a key on several rows of which only one passes the other conditions would change that one,
+ * indistinguishable by its count from a unique key, and the runner could not refuse it as it promises.
  */
 export function buildUpdate(
   dialect: SqlDialect,
   update: CheckedUpdate,
   token?: FencingToken,
+  uniqueKey = false,
 ): SqlStatementText {
   const next = placeholders(dialect);
   const fence = quote(dialect, update.fenceColumn);
@@ -208,6 +212,16 @@ export function buildUpdate(
     const exact = exactFenceCondition(dialect, update.table, update.fenceColumn, next);
     built.params.push(...exact.params);
     built.sql.push(`AND ${exact.sql}`);
+  }
+  if (uniqueKey) {
+    built.sql.push(`AND (SELECT COUNT(*) FROM ${tableName(dialect, update.table)} WHERE`);
+    appendWhere(
+      dialect,
+      built,
+      update.where.filter((c) => c.key),
+      next,
+    );
+    built.sql.push(') = 1');
   }
   return { sql: built.sql.join(' '), params: built.params };
 }

@@ -156,7 +156,8 @@ class Claim implements SqliteClaim {
 export function claimFence(db: SqlDatabase, target: FenceTarget, holder: FenceHolder): SqliteClaim {
   const { token, check } = resolveHolder(OWNER, holder);
   const checked = checkTarget(OWNER, target);
-  const statement = buildUpdate('sqlite', checked, token);
+  // A fence row's key must be unique: the statement changes nothing otherwise, and the diagnosis says so.
+  const statement = buildUpdate('sqlite', checked, token, true);
   db.transaction(() => {
     check();
     const changes = Number(db.prepare(statement.sql).run(...statement.params).changes);

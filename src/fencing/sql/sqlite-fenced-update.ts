@@ -7,8 +7,7 @@
  * resource first (`sqlite-claim.ts`) wherever a holder reads what it then writes.
  */
 import { type FenceHolder, resolveHolder } from '../token.js';
-import { manyRowsError } from './fence-verdict.js';
-import { buildUpdate, checkUpdate, type FencedUpdate, subjectOf } from './fenced-statements.js';
+import { buildUpdate, checkUpdate, type FencedUpdate } from './fenced-statements.js';
 import type { SqlDatabase } from './sqlite-database.js';
 import { verifyFence } from './sqlite-verify.js';
 
@@ -45,15 +44,14 @@ const OWNER = 'fencedUpdate';
 export function fencedUpdate(db: SqlDatabase, update: FencedUpdate, holder: FenceHolder): FencedUpdateResult {
   const { token, check } = resolveHolder(OWNER, holder);
   const checked = checkUpdate(OWNER, update);
-  const statement = buildUpdate('sqlite', checked, token);
+  const statement = buildUpdate('sqlite', checked, token, checked.rows === 'one');
   return db.transaction(() => {
     check();
     const changes = Number(db.prepare(statement.sql).run(...statement.params).changes);
-    if (changes === 1 || (changes > 1 && checked.rows === 'many')) return { changes };
-    // Thrown inside the savepoint, so that none of the rows stays changed.
-    if (changes > 1) throw manyRowsError(subjectOf(OWNER, 'sqlite', checked), changes, true);
-    // Nothing changed: the diagnosis says why. The fence only grows, so reading it after the update
-    // hides no refusal.
+    // With rows 'one' the statement counts the key's rows itself: it changes the one row, or none.
+    if (changes > 0) return { changes };
+    // Nothing changed (with rows 'one', also when the key is on several rows): the diagnosis says why.
+    // The fence only grows, so reading it after the update hides no refusal.
     verifyFence(db, OWNER, checked, token, 'write');
     return { changes };
   })();
