@@ -30,6 +30,7 @@ describe('LeaveEcho', () => {
     echo.heard(gossip('b', leave('self', 6)));
     echo.heard(gossip('c', leave('self', 8)));
     echo.heard(gossip('d', leave('other', 7)));
+    echo.heard(gossip('g', leave('other', 7, 'self'))); // a death this member declared of another
     echo.heard(gossip('e', { kind: 'suspect', name: 'self', incarnation: 7, from: 'self' }));
     echo.heard(gossip('f'));
     expect([...echo.heardFrom]).toEqual([]);
