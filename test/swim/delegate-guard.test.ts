@@ -157,14 +157,16 @@ describe('DelegateGuard reading the hooks', () => {
   it('reads a filter once it has found it, asking none that is gone by the time it is called', () => {
     const alive = once(() => 'refused');
     const merge = once(() => 'refused');
-    const { g, counters } = guard({
+    // Getters that may answer undefined: not a SwimDelegates to the type checker, but an object of hooks.
+    const hooks = {
       get filterAlive() {
         return alive();
       },
       get filterMerge() {
         return merge();
       },
-    });
+    } as unknown as SwimDelegates;
+    const { g, counters } = guard(hooks);
     expect(g.filterAlive(member('a', 1))).toBeUndefined();
     expect(g.filterMerge(list(member('a', 1)), 1, false)).toBeUndefined();
     expect(counters.delegateErrors).toBe(0);
