@@ -16,6 +16,7 @@ import { FENCING_SQL } from './equivalents/fencing-sql.js';
 import { HEARTBEAT } from './equivalents/heartbeat.js';
 import { SIM_METRICS } from './equivalents/sim-metrics.js';
 import { SWIM_PROBE } from './equivalents/swim-probe.js';
+import { SWIM_SESSION15 } from './equivalents/swim-session15.js';
 import { SWIM_SUSPICION } from './equivalents/swim-suspicion.js';
 import { SWIM_SYNC } from './equivalents/swim-sync.js';
 import { SWIM_VIEW } from './equivalents/swim-view.js';
@@ -36,4 +37,5 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...SWIM_PROBE,
   ...SWIM_SYNC,
   ...SWIM_VIEW,
+  ...SWIM_SESSION15,
 ];
