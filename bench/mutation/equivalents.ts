@@ -21,6 +21,7 @@ import { SWIM_SUSPICION } from './equivalents/swim-suspicion.js';
 import { SWIM_SYNC } from './equivalents/swim-sync.js';
 import { SWIM_VIEW } from './equivalents/swim-view.js';
 import { WIRE_DECODE } from './equivalents/wire-decode.js';
+import { WIRE_SESSION15 } from './equivalents/wire-session15.js';
 import { WIRE_VALIDATE } from './equivalents/wire-validate.js';
 
 /** Every folder's list. */
@@ -30,6 +31,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...HEARTBEAT,
   ...WIRE_VALIDATE,
   ...WIRE_DECODE,
+  ...WIRE_SESSION15,
   ...FENCING_SQL,
   ...FENCING_CAS,
   ...FENCING_LEASE,

@@ -9,7 +9,8 @@ import { LEFT } from '../../src/membership/member-state.js';
 import { pushPullBaseBytes, snapshotEntryBytes, strBytes } from '../../src/swim/message-size.js';
 import type { PushPull } from '../../src/swim/messages.js';
 import { decodeStream, encodeStream } from '../../src/wire/index.js';
-import { pack } from './decode-input.js';
+import { expectDrop, pack } from './decode-input.js';
+import { refusal, refused } from './refusal.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
@@ -79,5 +80,17 @@ describe('a push-pull with application state', () => {
     const bad = { ...exchange(), state: 'abc' } as unknown as PushPull;
     expect(() => encodeStream(bad)).toThrow(InvalidArgumentError);
     expect(() => encodeStream(bad)).toThrow(/push-pull\.state/);
+  });
+
+  it('names the state and its rule in a refusal or a drop of a state that is not bytes', () => {
+    const bad = { ...exchange(), state: [1, 2] } as unknown as PushPull;
+    expect(refusal(() => encodeStream(bad))).toEqual(
+      refused('message', 'encodeStream: push-pull.state: wrong type; must be a Uint8Array'),
+    );
+    expectDrop(
+      decodeStream(pack([1, 8, 'n1', true, false, [[3, 'a', 'b', 0, new Uint8Array(0)]], 'abc'])),
+      'malformed',
+      'push-pull.state: wrong type; must be a Uint8Array',
+    );
   });
 });

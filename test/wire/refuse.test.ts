@@ -56,10 +56,9 @@ describe('refuse on the wire', () => {
         refused('message', `encodeStream: refuse.reason: out of range; must be ${REASON_RULE}`),
       );
     }
-    expect(refusal(() => encodeStream({ ...REFUSE, from: '' }))).toMatchObject({
-      argument: 'message',
-      message: expect.stringContaining('refuse.from: out of range'),
-    });
+    expect(refusal(() => encodeStream({ ...REFUSE, from: '' }))).toEqual(
+      refused('message', `encodeStream: refuse.from: out of range; must be ${REASON_RULE}`),
+    );
   });
 
   it('the decoder drops an unknown code index as invalid-field, and every other bad field', () => {

@@ -19,7 +19,7 @@ export const WIRE_DECODE: readonly Equivalent[] = [
     mutator: 'BooleanLiteral',
     original: 'false',
     replacement: 'true',
-    line: 26,
+    line: 27,
     why: `useRecords: ${UNREAD_OPTION}`,
   },
   {
@@ -27,7 +27,7 @@ export const WIRE_DECODE: readonly Equivalent[] = [
     mutator: 'BooleanLiteral',
     original: 'false',
     replacement: 'true',
-    line: 30,
+    line: 31,
     why: `moreTypes: ${UNREAD_OPTION}`,
   },
   {
@@ -35,7 +35,7 @@ export const WIRE_DECODE: readonly Equivalent[] = [
     mutator: 'BooleanLiteral',
     original: 'false',
     replacement: 'true',
-    line: 31,
+    line: 32,
     why:
       'copyBuffers only chooses how readBin returns a bin value: a copy (Uint8Array.prototype.slice) or a ' +
       'view (subarray). A bin value reaches a decoded message only as meta or payload, each passed through ' +
@@ -49,7 +49,7 @@ export const WIRE_DECODE: readonly Equivalent[] = [
     file: 'src/wire/decode-reader.ts',
     mutator: 'StringLiteral',
     original: "'malformed'",
-    line: 38,
+    line: 39,
     why:
       "failReason's initial value is never read: failed() is called only after a reader returned undefined, " +
       'and every reader returns undefined only after fail() (directly, through bad(), or through a reader ' +
@@ -60,8 +60,8 @@ export const WIRE_DECODE: readonly Equivalent[] = [
     mutator: 'StringLiteral',
     original: "''",
     replacement: '"Stryker was here!"',
-    line: 39,
-    why: "failDetail's initial value is never read, for the reason given for failReason's (line 38)",
+    line: 40,
+    why: "failDetail's initial value is never read, for the reason given for failReason's (line 39)",
   },
   {
     // The three -1 of unpackedEnd: its initial value, the `?? -1` in takeFirst and the reset in unpackOne.

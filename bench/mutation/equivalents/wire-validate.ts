@@ -46,7 +46,7 @@ export const WIRE_VALIDATE: readonly Equivalent[] = [
     mutator: 'BooleanLiteral',
     original: 'true',
     replacement: 'false',
-    line: 30,
+    line: 31,
     why:
       'variableMapSize only changes how msgpackr writes a plain object (a map: fixmap header instead of ' +
       'map16), and the encoder writes arrays of numbers, strings, booleans and Uint8Arrays, all validated. ' +
