@@ -9,11 +9,8 @@ import { CONFLICT_POLICIES, type ConflictPolicy } from '../../src/swim/conflict-
 import { NameConflicts } from '../../src/swim/conflicts.js';
 import type { NameConflict } from '../../src/swim/delegates.js';
 import type { ConflictEvent } from '../../src/swim/events.js';
-import type { ConflictNotice } from '../../src/swim/messages.js';
+import { IMPOSTOR, notice, OWN, report } from './conflicts-fixture.js';
 import { addressOf, harness, run } from './swim-context.js';
-
-const OWN = addressOf('self');
-const IMPOSTOR = 'impostor:1';
 
 function setUp(policy: ConflictPolicy, notifyConflict?: (c: NameConflict) => void) {
   const h = harness();
@@ -27,25 +24,9 @@ function setUp(policy: ConflictPolicy, notifyConflict?: (c: NameConflict) => voi
   });
   const sent = (type: string) =>
     h.packets.flatMap(({ to, packet }) => (packet.type === type ? [{ to, packet }] : []));
-  const report = (e: ConflictEvent) =>
-    `${e.name} ${e.existingAddress} ${e.otherAddress} ${e.holderAddress} ${e.self}`;
   const voteMs = 2 * h.ctx.config.probeIntervalMs;
   return { h, conflicts, events, sent, report, voteMs, yielded: () => yielded };
 }
-
-const notice = (
-  from: string,
-  holderAddress: string,
-  otherAddress: string,
-  name = 'self',
-): ConflictNotice => ({
-  type: 'conflict',
-  from,
-  name,
-  holderAddress,
-  otherAddress,
-  updates: [],
-});
 
 describe('the conflict policies', () => {
   it('are holder and majority, in that order; only holder refuses a newcomer’s join', () => {

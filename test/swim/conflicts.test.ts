@@ -8,11 +8,9 @@ import type { ConflictPolicy } from '../../src/swim/conflict-policy.js';
 import { NameConflicts } from '../../src/swim/conflicts.js';
 import type { NameConflict } from '../../src/swim/delegates.js';
 import type { ConflictEvent } from '../../src/swim/events.js';
-import type { AliveUpdate, ConflictNotice } from '../../src/swim/messages.js';
+import type { AliveUpdate } from '../../src/swim/messages.js';
+import { IMPOSTOR, notice, OWN, report } from './conflicts-fixture.js';
 import { addressOf, harness, run } from './swim-context.js';
-
-const OWN = addressOf('self');
-const IMPOSTOR = 'impostor:1';
 
 function setUp(policy: ConflictPolicy = 'holder') {
   const h = harness();
@@ -33,8 +31,6 @@ function setUp(policy: ConflictPolicy = 'holder') {
         ? [`${to}: ${packet.name} ${packet.holderAddress} ${packet.otherAddress}`]
         : [],
     );
-  const report = (e: ConflictEvent) =>
-    `${e.name} ${e.existingAddress} ${e.otherAddress} ${e.holderAddress} ${e.self}`;
   return { h, conflicts, events, pings, moved, told, notices, report, yielded: () => yielded };
 }
 
@@ -44,20 +40,6 @@ const claimOf = (name: string, address: string, incarnation = 5): AliveUpdate =>
   address,
   incarnation,
   meta: new Uint8Array(0),
-});
-
-const notice = (
-  from: string,
-  holderAddress: string,
-  otherAddress: string,
-  name = 'self',
-): ConflictNotice => ({
-  type: 'conflict',
-  from,
-  name,
-  holderAddress,
-  otherAddress,
-  updates: [],
 });
 
 describe('NameConflicts at a member holding the name', () => {
