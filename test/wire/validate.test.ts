@@ -169,6 +169,25 @@ describe('updates: each field alone out of range or of the wrong type', () => {
       refused('packet', 'encodePacket: user.updates[0].kind: unknown update kind x'),
     );
   });
+
+  it('names the conflict and name-query packets in the path of their bad updates', () => {
+    const bad = withFields(ALIVE, { name: '' });
+    const conflict = cast<Packet>({
+      type: 'conflict',
+      from: 'n1',
+      name: 'n2',
+      holderAddress: 'h:2',
+      otherAddress: 'h:9',
+      updates: [bad],
+    });
+    const query = cast<Packet>({ type: 'name-query', from: 'n1', name: 'n2', updates: [bad] });
+    expect(refusal(() => encodePacket(conflict))).toEqual(
+      refused('packet', `encodePacket: ${range('conflict.updates[0].name', NAME)}`),
+    );
+    expect(refusal(() => encodePacket(query))).toEqual(
+      refused('packet', `encodePacket: ${range('name-query.updates[0].name', NAME)}`),
+    );
+  });
 });
 
 /** A member list of `n` valid members `m0`, `m1`, …, with `changes` to its columns. */
