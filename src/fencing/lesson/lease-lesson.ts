@@ -3,7 +3,7 @@
  * and writes its charge when it wakes; the lock service gives the lease to B once the term has run out,
  * and B reads and charges too. Runs the real `FencingGuard` and `LeaseStateTracker` on a `VirtualClock`,
  * with an in-memory lock service and storage, so a page can show the sequence without etcd. It lives
- * beside the fencing code, not the CLI, because it does no I/O: the page's server only calls it.
+ * beside the fencing code, not the CLI, because it does no I/O: a page's server needs only to call it.
  */
 import { EventEmitter } from 'node:events';
 import { checkKnownKeys, checkNumber } from '../../options.js';
@@ -61,7 +61,8 @@ export function runLeaseLesson(input: LeaseLessonInput): LeaseLessonResult {
   const silent: Pick<EventEmitter<LeaseEventMap>, 'emit'> = new EventEmitter<LeaseEventMap>();
   const timings = grantedTimings(checkTimings(OWNER, { ttlMs: termMs }), termMs);
   let nextToken = 1n;
-  let holder: 'A' | 'B' | undefined;
+  // A is granted at 0; both ways to B (the term running out, A's release) check that A still holds it.
+  let holder: 'A' | 'B' = 'A';
   const write = (actor: 'A' | 'B', token: bigint): void => {
     const accepted = !input.fencing || guard.check(INVOICE, token).accepted;
     if (accepted) charges++;
@@ -73,14 +74,18 @@ export function runLeaseLesson(input: LeaseLessonInput): LeaseLessonResult {
     });
   };
   const grantB = (): void => {
-    if (holder === 'B') return;
     holder = 'B';
     const token = nextToken++;
     log({ actor: 'lock', action: 'grants the lease to B', token: `${token}` });
     const lease = new LeaseStateTracker(clock, 'billing', clock.now(), timings, silent);
     if (input.fencing) {
-      guard.check(INVOICE, token);
-      log({ actor: 'storage', action: 'B claims its token', token: `${token}`, outcome: 'accepted' });
+      const claimed = guard.check(INVOICE, token).accepted;
+      log({
+        actor: 'storage',
+        action: 'B claims its token',
+        token: `${token}`,
+        outcome: claimed ? 'accepted' : 'refused',
+      });
     }
     clock.setTimer(B_READ_DELAY_MS, () => {
       const charged = charges > 0;
@@ -97,8 +102,7 @@ export function runLeaseLesson(input: LeaseLessonInput): LeaseLessonResult {
       });
     });
   };
-  // A is granted at 0; the service frees the lease at the term, scheduled first so it wins a tie.
-  holder = 'A';
+  // The service frees the lease at the term, scheduled before A's wake-up so that it wins a tie.
   const tokenA = nextToken++;
   log({ actor: 'lock', action: 'grants the lease to A', token: `${tokenA}` });
   const leaseA = new LeaseStateTracker(clock, 'billing', 0, timings, silent);
