@@ -69,7 +69,7 @@ describe('the npm tarball', () => {
       'docs/tune-chart.svg',
       'cjs/index.cjs',
       'cjs/require-esm.cjs',
-      ...['detector', 'swim', 'node', 'sim', 'fencing', 'tune', 'metrics'].flatMap((s) => [
+      ...['detector', 'swim', 'node', 'sim', 'fencing', 'tune', 'metrics', 'http'].flatMap((s) => [
         `dist/entries/${s}.js`,
         `cjs/${s}.cjs`,
       ]),

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DIST, ROOT, requireFreshDist } from './dist-build.js';
 import { type ModulesLoaded, modulesLoadedBy } from './module-count.js';
 
-const SUBPATHS = ['detector', 'swim', 'node', 'sim', 'fencing', 'tune', 'metrics'] as const;
+const SUBPATHS = ['detector', 'swim', 'node', 'sim', 'fencing', 'tune', 'metrics', 'http'] as const;
 
 /** A few run-time names each subpath must export: its main classes, functions and constants. */
 const NAMES: Record<(typeof SUBPATHS)[number], readonly string[]> = {
@@ -23,6 +23,7 @@ const NAMES: Record<(typeof SUBPATHS)[number], readonly string[]> = {
   fencing: ['createEtcdLeaseProvider', 'claimCas', 'MemoryCasStore', 'claimFence', 'FencingGuard'],
   tune: ['tuneDetectors', 'generateTrace', 'replayTrace', 'parseTrace', 'qosMetrics'],
   metrics: ['fdkitMetrics', 'MissingDependencyError'],
+  http: ['fdkitHttpHandler'],
 };
 
 /** Node's package names under node_modules/ among `files`. */
