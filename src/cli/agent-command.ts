@@ -9,6 +9,7 @@ import { InvalidOptionError, JoinError, NetworkError } from '../errors.js';
 import { createNode, type SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
 import { checkSeed } from '../transport/resolve.js';
+import { AGENT_HTTP_FLAGS, type AgentHttp, agentHttpSpec, startAgentHttp } from './agent-http.js';
 import { commandFlags, listFlag, stringFlag, UsageError } from './args.js';
 import { readKeyringFile } from './keyring-file.js';
 
@@ -48,6 +49,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     'keyring-file': { kind: 'string' },
     label: { kind: 'string' },
     'retry-join': { kind: 'boolean' },
+    ...AGENT_HTTP_FLAGS,
   });
   const name = stringFlag(flags, 'name');
   const bind = stringFlag(flags, 'bind');
@@ -78,10 +80,14 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     );
   }
   const keyring = keyringFile === undefined ? undefined : readKeyringFile('agent', keyringFile);
+  const httpSpec = agentHttpSpec(flags);
   const advertise = stringFlag(flags, 'advertise');
   const meta = stringFlag(flags, 'meta');
   const logger = pino({ level, base: { node: name } }, io.stderr);
-  let node: SwimNode;
+  let node: SwimNode | undefined;
+  let http: AgentHttp | undefined;
+  // Health says `starting` until the seeds answered; a member started without seeds is the first.
+  let joined = seeds.length === 0;
   try {
     node = createNode({
       name,
@@ -116,9 +122,24 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
       );
     });
     await node.start();
+    if (httpSpec !== undefined) {
+      const started = node;
+      http = await startAgentHttp(started, httpSpec, {
+        logger,
+        // A member that joined later, through --retry-join's retries, is joined too.
+        joined: () => joined || started.members().some((m) => m.name !== name && m.state === 'alive'),
+        left: () => {
+          void started.shutdown().then(
+            () => io.exit(0),
+            () => io.exit(1),
+          );
+        },
+      });
+    }
   } catch (error) {
     if (error instanceof NetworkError || error instanceof InvalidOptionError) {
       io.stderr.write(`fdkit agent: ${error.message}\n`);
+      await node?.shutdown();
       io.exit(1);
       return undefined;
     }
@@ -129,16 +150,21 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     // As serf agent does: a join that fails at start is a misconfiguration to stop on, not to hide.
     try {
       logger.info({ seeds, answered: await node.join(seeds) }, 'joined');
+      joined = true;
     } catch (error) {
       if (!(error instanceof JoinError)) throw error;
       io.stderr.write(`fdkit agent: ${error.message} (--retry-join keeps the agent up and retrying)\n`);
+      await http?.close();
       await node.shutdown();
       io.exit(1);
       return undefined;
     }
   } else if (seeds.length > 0) {
     node.join(seeds).then(
-      (answered) => logger.info({ seeds, answered }, 'joined'),
+      (answered) => {
+        joined = true;
+        logger.info({ seeds, answered }, 'joined');
+      },
       (error: unknown) => {
         // The member keeps retrying its seeds; say why this attempt failed and carry on.
         logger.warn(

@@ -3,8 +3,13 @@
  * prints a command's usage for `--help`, and turns a usage mistake into the message, the command's usage
  * line and where to read more, with exit status 2. Results go to stdout, everything else to stderr.
  */
+
+import { systemClock } from '../runtime/system.js';
 import { leaveOnSignals, runAgentCommand } from './agent-command.js';
 import { commandFlags, HelpRequested, UsageError } from './args.js';
+import { ApiError } from './client/api-client.js';
+import { runLeaderCommand, runLeaveCommand, runMembersCommand } from './client/api-commands.js';
+import { runEventsCommand } from './client/events-command.js';
 import { runDemoCommand } from './demo-command.js';
 import { runRecordCommand } from './record-command.js';
 import { runSimCommand } from './sim-command.js';
@@ -37,6 +42,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof HelpRequested) {
       io.stdout.write(command === undefined ? overview() : commandHelp(command));
       return 0;
+    }
+    if (error instanceof ApiError) {
+      // The agent refused or is gone: the operator's problem to fix, said in one line.
+      io.stderr.write(`fdkit ${command ?? ''}: ${error.message}\n`);
+      return 1;
     }
     if (!(error instanceof UsageError)) throw error;
     const more = command === undefined ? 'fdkit --help' : `fdkit ${command} --help`;
@@ -71,6 +81,14 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       return runTraceCommand(rest, text);
     case 'tune':
       return runTuneCommand(rest, text, packageVersion());
+    case 'members':
+      return runMembersCommand(rest, text, systemClock);
+    case 'leader':
+      return runLeaderCommand(rest, text);
+    case 'events':
+      return runEventsCommand(rest, text, io.interrupted());
+    case 'leave':
+      return runLeaveCommand(rest, text);
     case 'record':
       return runRecordCommand(rest, text, io.interrupted());
     case 'version':

@@ -20,6 +20,7 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
     synopsis: [
       'agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local]',
       '[--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join]',
+      '[--http [HOST:]PORT [--http-token-file PATH]]',
     ],
     about: [
       'one cluster member; one JSON line per membership event on stdout,',
@@ -28,8 +29,26 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
       'with --retry-join the agent stays up and keeps retrying. --keyring-file:',
       'base64 AES-256 keys, one per line, the first encrypts; traffic is',
       'encrypted and what does not decrypt is dropped. --label: the',
-      'cluster label, authenticated with every packet',
+      'cluster label, authenticated with every packet. --http: the HTTP',
+      'API and status page (docs/http.md), on 127.0.0.1 unless HOST is',
+      'given; a HOST that is not loopback needs --http-token-file',
     ],
+  },
+  members: {
+    synopsis: ['members --http ADDR [--token-file PATH] [--json] [--state alive|suspect|dead|left]'],
+    about: ["the members as a running agent's --http API sees them, as a table"],
+  },
+  leader: {
+    synopsis: ['leader --http ADDR [--token-file PATH] [--json]'],
+    about: ["the leader hint of a running agent's --http API"],
+  },
+  events: {
+    synopsis: ['events --http ADDR [--token-file PATH] [--json]'],
+    about: ["follows a running agent's member and leader events until interrupted"],
+  },
+  leave: {
+    synopsis: ['leave --http ADDR [--token-file PATH]'],
+    about: ['makes a running agent leave the cluster gracefully and exit'],
   },
   demo: {
     synopsis: ['demo [--plain]'],

@@ -6,16 +6,28 @@ import type { FdkitHttpHandler } from '../../src/http/handler.js';
 /** A listening server and its base URL. */
 export interface Served {
   readonly url: string;
+  /** Resolves once a request for `path` has reached the handler (which attaches an event stream at once). */
+  requested(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Serves `handler` on a free loopback port. */
 export async function serve(handler: FdkitHttpHandler): Promise<Served> {
   const server: Server = createServer(handler);
+  const seen = new Set<string>();
+  const waiting = new Map<string, () => void>();
+  // Registered after the handler, so it runs once the handler has taken the request.
+  server.on('request', (req) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    seen.add(path);
+    waiting.get(path)?.();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    requested: (path) =>
+      seen.has(path) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(path, resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         handler.close();
