@@ -25,7 +25,10 @@ export interface MemberJson {
   readonly accuser: string | null;
   /** Independent confirmations of its current suspicion (0 unless suspect or dead). */
   readonly confirmations: number;
-  /** Phi of the silence since the last message from it (0 when untracked or never heard). */
+  /**
+   * Phi of the silence since the last message from it (0 when untracked or never heard); an infinite
+   * phi, which JSON cannot write, is written as `Number.MAX_VALUE`.
+   */
   readonly phi: number;
   /** Smoothed probe round-trip time in ms, `null` when none was measured. */
   readonly rttMs: number | null;
@@ -35,8 +38,11 @@ export interface MemberJson {
 
 /** `/v1/self`: the member that serves the API. */
 export interface SelfJson {
+  /** Its member name. */
   readonly name: string;
+  /** The address other members reach it at. */
   readonly address: string;
+  /** Its own incarnation. */
   readonly incarnation: number;
   /** Lifeguard local health: 0 is healthy, higher is worse. */
   readonly localHealth: number;
@@ -60,8 +66,11 @@ export interface LeaderJson {
 
 /** `/v1/health`: 200 when `status` is `ready` or `degraded`, 503 when `starting` or `left`. */
 export interface HealthJson {
+  /** `starting` until joined, `ready`, `degraded` while local health is above 0, `left` after a leave. */
   readonly status: 'starting' | 'ready' | 'degraded' | 'left';
+  /** Lifeguard local health: 0 is healthy. */
   readonly localHealth: number;
+  /** Joined at least one seed, or started as the first member. */
   readonly joined: boolean;
 }
 
@@ -71,24 +80,37 @@ export interface HealthJson {
  */
 export type StreamEventJson =
   | {
+      /** A member event. */
       readonly kind: 'member';
       /** The transition: the member's new state, or `update` for new metadata. */
       readonly type: 'alive' | 'suspect' | 'dead' | 'left' | 'update';
+      /** The member it is about. */
       readonly member: string;
+      /** Its address at the time. */
       readonly address: string;
+      /** The incarnation the event is about. */
       readonly incarnation: number;
+      /** Its state before, `unknown` when just discovered. */
       readonly previous: MemberStateName | 'unknown';
+      /** Why it happened (a `TransitionCause`). */
       readonly cause: string;
+      /** Who raised the suspicion or declared the death, when someone did. */
       readonly accuser: string | null;
+      /** Independent confirmations of the suspicion so far. */
       readonly confirmations: number;
       /** Wall time, Unix ms. */
       readonly t: number;
     }
   | {
+      /** A change of the leader hint. */
       readonly kind: 'leader';
+      /** The member now named leader. */
       readonly leader: string;
+      /** The member named before. */
       readonly previous: string;
+      /** The hint's changes so far, this one included. */
       readonly epoch: number;
+      /** Why the lead moved (a `LeaderChangeCause`). */
       readonly cause: string;
       /** Wall time, Unix ms. */
       readonly t: number;
@@ -96,5 +118,11 @@ export type StreamEventJson =
 
 /** The body of every error answer: 400, 401, 404, 405, 503. */
 export interface ErrorJson {
-  readonly error: { readonly code: string; readonly message: string };
+  /** What went wrong. */
+  readonly error: {
+    /** A stable code, `FDKIT_HTTP_*`. */
+    readonly code: string;
+    /** For people: names the endpoint and the value refused. */
+    readonly message: string;
+  };
 }

@@ -39,7 +39,7 @@ function cluster(): FakeMember {
   return new FakeMember('a', [
     member('a', { meta: new TextEncoder().encode('zone=b') }),
     member('b', { rttMs: 0.84 }),
-    member('c\u001b[2J', { phi: 3.14159 }),
+    member('c\u001b[2J', { phi: 3.1 }),
   ]);
 }
 
@@ -58,7 +58,7 @@ describe('fdkit members', () => {
     // 90 s between the suspicion's wall time and the clock's.
     expect(cells[1]).toEqual(['b', member('b').address, 'suspect', '1', '90s', '0.8ms', 'c?[2J (+2)']);
     // The escape sequence in a name reaches the terminal as '?', not as a command.
-    expect(cells[2]).toEqual(['c?[2J', member('c').address, 'alive', '1', '-', 'phi 3.14', '-']);
+    expect(cells[2]).toEqual(['c?[2J', member('c').address, 'alive', '1', '-', 'phi 3.10', '-']);
     expect(lines[4]).toBe('');
     expect(out.join('')).not.toContain('\u001b');
   });

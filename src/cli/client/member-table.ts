@@ -23,6 +23,7 @@ function accused(m: MemberJson): string {
 
 // Names and metadata come from other members: a control character could rewrite the operator's terminal.
 function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
