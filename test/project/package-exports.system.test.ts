@@ -135,6 +135,13 @@ describe('what an import loads, in a fresh process', () => {
     expect(packagesIn(metrics)).toEqual([]);
   });
 
+  it('fdkit/http loads no dependency: no codec, no sockets, no prom-client', () => {
+    const http = modulesLoadedBy('fdkit/http');
+    expect(http.files).toContain(join(DIST, 'entries', 'http.js'));
+    expect(packagesIn(http)).toEqual([]);
+    expect(http.files.length).toBeLessThan(root.files.length / 4);
+  });
+
   it('fdkit/fencing loads neither the codec nor the sockets, nor etcd3 until a provider is made', () => {
     const fencing = modulesLoadedBy('fdkit/fencing');
     expect(fencing.files).toContain(join(DIST, 'entries', 'fencing.js'));
