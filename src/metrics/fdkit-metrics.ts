@@ -8,7 +8,12 @@ import { InvalidArgumentError, InvalidOptionError } from '../errors.js';
 import { describeReceived } from '../options.js';
 import { leaderMetrics } from './leader-metrics.js';
 import { MetricFactory } from './metric-factory.js';
-import { type FdkitMetricsOptions, OWNER, resolveMetricsOptions } from './metrics-options.js';
+import {
+  type FdkitMetricsOptions,
+  OWNER,
+  type ResolvedMetricsOptions,
+  resolveMetricsOptions,
+} from './metrics-options.js';
 import { type MonitorMetricsSource, monitorMetrics } from './monitor-metrics.js';
 import { type NodeMetricsSource, nodeMetrics } from './node-metrics.js';
 import { loadPromClient } from './prom-client.js';
@@ -44,18 +49,55 @@ function checkSource(source: unknown): void {
 }
 
 /** Registers every metric, or none when one of the names is taken. */
-function registerAll(registry: Registry, metrics: readonly Metric[], prefix: string): void {
+function registerAll(registry: Registry, metrics: readonly Metric[], options: ResolvedMetricsOptions): void {
+  const { owner, path, prefix } = options;
   for (const metric of metrics) {
     const name = (metric as unknown as { name: string }).name;
     if (registry.getSingleMetric(name) !== undefined) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
-        'registry',
-        `${OWNER}: option registry already holds a metric named ${name}: fdkitMetrics was called twice on this registry with prefix ${JSON.stringify(prefix)}, or another library uses the name. Give each source its own prefix or registry, or close() the first.`,
+        `${path}registry`,
+        `${owner}: option ${path}registry already holds a metric named ${name}: metrics of another source were registered on this registry with prefix ${JSON.stringify(prefix)}, or another library uses the name. Give each source its own prefix or registry, or close() the first.`,
       );
     }
   }
   for (const metric of metrics) registry.registerMetric(metric);
+}
+
+/**
+ * Loads prom-client and registers the metrics of `source` under options already checked: what
+ * {@link fdkitMetrics} does after its checks, and what `start()` does for the factories' `metrics`
+ * option.
+ */
+export async function registerMetrics(
+  source: NodeMetricsSource | MonitorMetricsSource,
+  resolved: ResolvedMetricsOptions,
+): Promise<FdkitMetrics> {
+  const prom = await loadPromClient(resolved.owner);
+  const registry = resolved.registry ?? prom.register;
+  const factory = new MetricFactory(prom, resolved.prefix);
+  const detach = [
+    isMonitor(source) ? monitorMetrics(factory, source, resolved) : nodeMetrics(factory, source, resolved),
+  ];
+  if (resolved.leader !== undefined) detach.push(leaderMetrics(factory, resolved.leader));
+  try {
+    registerAll(registry, factory.made, resolved);
+  } catch (error) {
+    for (const stop of detach) stop();
+    throw error;
+  }
+  let closed = false;
+  return {
+    close: () => {
+      if (closed) return;
+      closed = true;
+      for (const stop of detach) stop();
+      for (const metric of factory.made) {
+        const name = (metric as unknown as { name: string }).name;
+        if (registry.getSingleMetric(name) === metric) registry.removeSingleMetric(name);
+      }
+    },
+  };
 }
 
 /**
@@ -87,30 +129,5 @@ export async function fdkitMetrics(
   options: FdkitMetricsOptions = {},
 ): Promise<FdkitMetrics> {
   checkSource(source);
-  const resolved = resolveMetricsOptions(options);
-  const prom = await loadPromClient();
-  const registry = resolved.registry ?? prom.register;
-  const factory = new MetricFactory(prom, resolved.prefix);
-  const detach = [
-    isMonitor(source) ? monitorMetrics(factory, source, resolved) : nodeMetrics(factory, source, resolved),
-  ];
-  if (resolved.leader !== undefined) detach.push(leaderMetrics(factory, resolved.leader));
-  try {
-    registerAll(registry, factory.made, resolved.prefix);
-  } catch (error) {
-    for (const stop of detach) stop();
-    throw error;
-  }
-  let closed = false;
-  return {
-    close: () => {
-      if (closed) return;
-      closed = true;
-      for (const stop of detach) stop();
-      for (const metric of factory.made) {
-        const name = (metric as unknown as { name: string }).name;
-        if (registry.getSingleMetric(name) === metric) registry.removeSingleMetric(name);
-      }
-    },
-  };
+  return registerMetrics(source, resolveMetricsOptions(options));
 }

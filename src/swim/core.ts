@@ -50,7 +50,7 @@ import { StateSync } from './state-sync.js';
 import { Suspicions } from './suspicions.js';
 import { Tombstones } from './tombstones.js';
 
-export type { MemberInfo, SwimCoreOptions } from './core-types.js';
+export type { MemberInfo, MemberSuspicion, SwimCoreOptions } from './core-types.js';
 
 /**
  * A SWIM member's protocol state machine. Create it, {@link SwimCore.start} it, {@link SwimCore.join}
@@ -126,6 +126,7 @@ export class SwimCore {
       health: this.health,
       lifecycle: this.lifecycle,
       delegates: new DelegateGuard(delegates, this.counters),
+      measured: (what, ms) => env.measured?.(what, ms),
     };
     this.phi = options.trackPhi === false ? undefined : new PhiTracker(view, clock, config.probeIntervalMs);
     const watch = env.watch;
@@ -372,13 +373,10 @@ export class SwimCore {
     this.outbox.sendPacket(address, { type: 'user', from: this.name, payload, updates: [] });
   }
 
-  /**
-   * Every member this member knows, itself included, in directory order: a new array of snapshots, each
-   * with the phi of its silence now.
-   */
+  /** Every member this member knows, itself included, in directory order: a new array of snapshots. */
   members(): MemberInfo[] {
     const now = this.env.clock.now();
-    return this.view.snapshot((id) => this.phi?.phiOf(id, now) ?? 0);
+    return this.view.snapshot((id) => this.phi?.phiOf(id, now) ?? 0, this.suspicions);
   }
 
   /** The state of the member called `name` in this member's view, or undefined when unknown. */

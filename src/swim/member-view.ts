@@ -3,16 +3,22 @@
  * (the directory, which the simulator shares among its members), each one's state and incarnation (the
  * table) and the randomized round-robin of probe targets (the order), over one compact storage.
  */
-import { ALIVE, LEFT, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
+import { ALIVE, DEAD, LEFT, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
-import type { MemberInfo } from './core-types.js';
+import type { MemberInfo, MemberSuspicion } from './core-types.js';
 import type { MemberDirectory } from './directory.js';
 import { MemberTable } from './member-table.js';
 import { ProbeOrder } from './probe-order.js';
 import { sharedBaseline, ViewStorage } from './view-storage.js';
 
 const EMPTY = new Uint8Array(0);
+
+/** What {@link MemberView.snapshot} reads of the running suspicions (the suspicions have it). */
+export interface SuspicionSource {
+  /** The accuser and confirmations of the suspicion of `id` that runs here, if one does. */
+  suspicionOf(id: number): MemberSuspicion | undefined;
+}
 
 export class MemberView {
   readonly table: MemberTable;
@@ -33,13 +39,24 @@ export class MemberView {
     this.order = new ProbeOrder(this.storage);
   }
 
-  /** Every member known, this one included, in directory order: a new array of snapshots. */
-  snapshot(phiOf: (id: number) => number): MemberInfo[] {
+  /**
+   * Every member known, this one included, in directory order: a new array of snapshots, with the
+   * smoothed probe round trip once measured, and the accusation of a suspect (from `suspicions`) or of
+   * a member declared dead (from the table).
+   */
+  snapshot(phiOf: (id: number) => number, suspicions?: SuspicionSource): MemberInfo[] {
     const { directory, table } = this;
     const out: MemberInfo[] = [];
     for (let id = 0; id < directory.size; id++) {
       const state = table.stateOf(id);
       if (state === UNKNOWN) continue;
+      const rttMs = table.rttOf(id);
+      const accusation =
+        state === SUSPECT
+          ? suspicions?.suspicionOf(id)
+          : state === DEAD
+            ? table.declaredDeadBy(id)
+            : undefined;
       out.push({
         name: directory.nameOf(id),
         address: directory.addressOf(id),
@@ -47,6 +64,8 @@ export class MemberView {
         incarnation: table.incarnationOf(id),
         meta: table.metadataOf(id) ?? EMPTY,
         phi: phiOf(id),
+        ...(rttMs === undefined ? {} : { rttMs }),
+        ...(accusation === undefined ? {} : { suspicion: { ...accusation } }),
       });
     }
     return out;
