@@ -73,7 +73,8 @@ export async function registerMetrics(
   source: NodeMetricsSource | MonitorMetricsSource,
   resolved: ResolvedMetricsOptions,
 ): Promise<FdkitMetrics> {
-  const prom = await loadPromClient(resolved.owner);
+  const { owner, path } = resolved;
+  const prom = await loadPromClient(path === '' ? owner : `${owner}: option ${path.slice(0, -1)}`);
   const registry = resolved.registry ?? prom.register;
   const factory = new MetricFactory(prom, resolved.prefix);
   const detach = [
@@ -102,12 +103,16 @@ export async function registerMetrics(
 
 /**
  * Exports a `SwimNode`'s or a `HeartbeatMonitor`'s metrics to a prom-client registry:
- * members by state, local health, suspicions, deaths and transitions by cause, detection time, probes,
- * nacks, traffic by transport, the broadcast queue, push-pulls, drops by reason; with a `leader` hint,
- * its changes and epoch. docs/metrics.md lists every name beside memberlist's equivalent.
+ * members by state, local health, suspicions, refutations (its own and others' it saw), deaths and
+ * transitions by cause, detection time, probes and their round trips, nacks, traffic by transport, the
+ * broadcast queue, push-pulls and their durations, drops by reason; with a `leader` hint, its changes
+ * and epoch. docs/metrics.md lists every name beside memberlist's equivalent. `createNode` and
+ * `createHeartbeatMonitor` register the same with their `metrics` option.
  *
  * Counters and gauges are read from the source when Prometheus scrapes, so a member pays nothing
- * between scrapes; only member events (transitions, at most a few a second) are counted as they come.
+ * between scrapes; only member events (transitions, at most a few a second) are counted as they come,
+ * and a node's probe round trips and push-pull durations observed as it measures them (its `rtt` and
+ * `push-pull` events, a number each).
  * No label holds a member's name unless `perMemberLabels` asks for it.
  *
  * Rejects with an `InvalidOptionError` for a bad option or a registry that already holds one of the

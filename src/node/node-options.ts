@@ -77,7 +77,10 @@ export interface NodeOptions {
   readonly clock?: Clock;
   /** Source of the protocol's random choices. Default seeded from the operating system's entropy. */
   readonly random?: Random;
-  /** Keep a phi detector per member, fed by every message from it (`member.phi`). Default true. */
+  /**
+   * Keep a phi detector per member, fed by every message from it (`member.phi`), and each member's
+   * smoothed probe round trip (`member.rttMs`). Default true.
+   */
   readonly trackPhi?: boolean;
   /** Adapt the direct-probe timeout to measured round trips; off by default. */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;

@@ -206,7 +206,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     return this.shutdown();
   }
 
-  /** Every member this one knows, itself included, in any state. */
+  /**
+   * Every member this one knows, itself included, in any state: each with its phi, the smoothed round
+   * trip of this member's probes of it (`rttMs`, once measured) and, while it is suspect or once
+   * declared dead, who accused it (`suspicion`).
+   */
   members(): MemberInfo[] {
     return this.host.core?.members() ?? [];
   }

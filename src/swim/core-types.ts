@@ -47,7 +47,10 @@ export interface SwimCoreOptions {
    * also frees the names of forgotten members.
    */
   readonly directory?: MemberDirectory;
-  /** Keep a phi detector per member fed by every message from it. Default true. */
+  /**
+   * Keep a phi detector per member fed by every message from it, and each member's smoothed probe round
+   * trip ({@link MemberInfo.rttMs}). Default true.
+   */
   readonly trackPhi?: boolean;
   /** Adapt the direct-ping timeout to measured round trips (off by default; see `adaptive-timeout.ts`). */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
@@ -96,7 +99,8 @@ export interface MemberInfo {
    * new sample, TCP's smoothed RTT (RFC 6298): one ack delayed by a pause of either process moves it
    * by an eighth of the delay, where the last sample alone would jump with every such outlier, while a
    * lasting change of the path shows within a few dozen probes. Only the direct ping's own ack counts;
-   * those relayed by ping-req helpers or the TCP fallback travel other paths.
+   * those relayed by ping-req helpers or the TCP fallback travel other paths. Not kept without
+   * `trackPhi`.
    */
   readonly rttMs?: number;
   /**

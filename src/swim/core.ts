@@ -110,7 +110,8 @@ export class SwimCore {
     const ownsDirectory = options.directory === undefined;
     this.selfId = directory.intern(this.name, this.address);
     const { clock, random } = env;
-    const view = new MemberView(directory, this.selfId, clock, config.gossipToTheDeadMs);
+    const trackPhi = options.trackPhi !== false;
+    const view = new MemberView(directory, this.selfId, clock, config.gossipToTheDeadMs, trackPhi);
     this.view = view;
     this.outbox = new Outbox(config, env, view, this.counters, () => this.gossiper.wake());
     this.health = new Health(config, options.freezeGuard !== false, this.counters, clock);
@@ -128,7 +129,7 @@ export class SwimCore {
       delegates: new DelegateGuard(delegates, this.counters),
       measured: (what, ms) => env.measured?.(what, ms),
     };
-    this.phi = options.trackPhi === false ? undefined : new PhiTracker(view, clock, config.probeIntervalMs);
+    this.phi = trackPhi ? new PhiTracker(view, clock, config.probeIntervalMs) : undefined;
     const watch = env.watch;
     this.deathWatch =
       options.deathWatch === false || watch === undefined || env.probeConnect === undefined

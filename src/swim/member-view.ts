@@ -28,12 +28,15 @@ export class MemberView {
   /**
    * @param selfId - this member's own id in `directory`
    * @param gossipToTheDeadMs - how long a member held dead still receives gossip
+   * @param measuresRtt - keep each member's smoothed probe round trip; off with `trackPhi`, for the
+   *   same reason: a simulator of thousands of members holds thousands of views
    */
   constructor(
     readonly directory: MemberDirectory,
     readonly selfId: number,
     private readonly clock: Clock,
     private readonly gossipToTheDeadMs: number,
+    private readonly measuresRtt = true,
   ) {
     this.table = new MemberTable(this.storage);
     this.order = new ProbeOrder(this.storage);
@@ -69,6 +72,11 @@ export class MemberView {
       });
     }
     return out;
+  }
+
+  /** Adds one direct probe's round trip to member `id`'s smoothed round trip, when the view keeps them. */
+  recordRtt(id: number, rttMs: number): void {
+    if (this.measuresRtt) this.table.recordRtt(id, rttMs);
   }
 
   /** Members known in any state, this one included: memberlist's estimate of n. */

@@ -254,7 +254,7 @@ export class Prober {
         health.freezeGuard?.probeAnswered(state.sentMs);
         const rttMs = clock.now() - state.sentMs;
         this.adaptiveTimeout?.record(rttMs);
-        view.table.recordRtt(target, rttMs);
+        view.recordRtt(target, rttMs);
         this.ctx.measured?.('rtt', rttMs);
       },
       onNack: NOOP,

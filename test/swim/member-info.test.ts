@@ -99,6 +99,18 @@ describe('MemberInfo.rttMs: the smoothed round trip of the direct probes', () =>
     expect(s.measures[0]!.ms).toBeCloseTo(T + 100, 9);
   });
 
+  it('is not kept without trackPhi (the simulator turns both off at scale), but still reported', () => {
+    const s = solo({ trackPhi: false });
+    s.core.start();
+    s.learn(alive('b'));
+    const ping = nextProbe(s);
+    run(s.clock, 6);
+    s.core.handlePacket(addressOf('b'), { type: 'ack', seq: ping.seq, from: 'b', updates: [] });
+    expect('rttMs' in info(s, 'b')).toBe(false);
+    expect(s.measures.map((m) => m.what)).toEqual(['rtt']);
+    expect(s.measures[0]!.ms).toBeCloseTo(6, 9);
+  });
+
   it('is forgotten with the member: a new member of the same name starts without one', () => {
     const s = solo({ config: { reconnectTimeoutMs: 5000, gossipToTheDeadMs: 1000 } });
     s.core.start();
