@@ -8,7 +8,7 @@
 export { MissingDependencyError } from '../errors.js';
 export { type FdkitMetrics, fdkitMetrics } from '../metrics/fdkit-metrics.js';
 export type { LeaderSource } from '../metrics/leader-metrics.js';
-export type { FdkitMetricsOptions } from '../metrics/metrics-options.js';
+export type { FdkitMetricsOptions, MetricsOption } from '../metrics/metrics-options.js';
 export type { MonitorMetricsSource } from '../metrics/monitor-metrics.js';
-export type { NodeMetricsSource } from '../metrics/node-metrics.js';
+export type { NodeMeasurement, NodeMetricsSource } from '../metrics/node-metrics.js';
 export type { MemberEventSource, MemberEventType } from '../metrics/transition-metrics.js';

@@ -39,6 +39,7 @@ export {
 export type { Heartbeat } from '../heartbeat/messages.js';
 export type { MemberEvent, TransitionCause } from '../membership/events.js';
 export type { MemberStateName } from '../membership/member-state.js';
+export type { MetricsOption } from '../metrics/metrics-options.js';
 export type { EventStreamOptions } from '../node/event-stream.js';
 export {
   createHeartbeatMonitor,
@@ -93,7 +94,7 @@ export {
 export { DEFAULT_PRIORITY, priorityFromMeta } from '../omega/priority.js';
 export type { LogBindings, Logger } from '../runtime/logger.js';
 export type { ConflictPolicy } from '../swim/conflict-policy.js';
-export type { MemberInfo } from '../swim/core.js';
+export type { MemberInfo, MemberSuspicion } from '../swim/core.js';
 export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
 export {
   type ConflictEvent,

@@ -25,12 +25,12 @@ export { VirtualClock, type VirtualClockOptions } from '../runtime/virtual-clock
 export type { AdaptiveTimeoutOptions } from '../swim/adaptive-timeout.js';
 export { resolveSwimConfig, SWIM_CONFIG_KEYS, type SwimConfig } from '../swim/config.js';
 export type { ConflictPolicy } from '../swim/conflict-policy.js';
-export { type MemberInfo, SwimCore, type SwimCoreOptions } from '../swim/core.js';
+export { type MemberInfo, type MemberSuspicion, SwimCore, type SwimCoreOptions } from '../swim/core.js';
 export type { SwimCounters } from '../swim/counters.js';
 export { APP_STATE_BYTES_MAX } from '../swim/delegate-guard.js';
 export type { CandidateMember, NameConflict, SwimDelegates } from '../swim/delegates.js';
 export { MemberDirectory } from '../swim/directory.js';
-export type { SwimEnvironment } from '../swim/environment.js';
+export type { Measurement, SwimEnvironment } from '../swim/environment.js';
 export {
   type ConflictEvent,
   type DeclaredDeadEvent,

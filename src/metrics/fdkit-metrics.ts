@@ -8,7 +8,12 @@ import { InvalidArgumentError, InvalidOptionError } from '../errors.js';
 import { describeReceived } from '../options.js';
 import { leaderMetrics } from './leader-metrics.js';
 import { MetricFactory } from './metric-factory.js';
-import { type FdkitMetricsOptions, OWNER, resolveMetricsOptions } from './metrics-options.js';
+import {
+  type FdkitMetricsOptions,
+  OWNER,
+  type ResolvedMetricsOptions,
+  resolveMetricsOptions,
+} from './metrics-options.js';
 import { type MonitorMetricsSource, monitorMetrics } from './monitor-metrics.js';
 import { type NodeMetricsSource, nodeMetrics } from './node-metrics.js';
 import { loadPromClient } from './prom-client.js';
@@ -44,14 +49,15 @@ function checkSource(source: unknown): void {
 }
 
 /** Registers every metric, or none when one of the names is taken. */
-function registerAll(registry: Registry, metrics: readonly Metric[], prefix: string): void {
+function registerAll(registry: Registry, metrics: readonly Metric[], options: ResolvedMetricsOptions): void {
+  const { owner, path, prefix } = options;
   for (const metric of metrics) {
     const name = (metric as unknown as { name: string }).name;
     if (registry.getSingleMetric(name) !== undefined) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
-        'registry',
-        `${OWNER}: option registry already holds a metric named ${name}: fdkitMetrics was called twice on this registry with prefix ${JSON.stringify(prefix)}, or another library uses the name. Give each source its own prefix or registry, or close() the first.`,
+        `${path}registry`,
+        `${owner}: option ${path}registry already holds a metric named ${name}: metrics of another source were registered on this registry with prefix ${JSON.stringify(prefix)}, or another library uses the name. Give each source its own prefix or registry, or close() the first.`,
       );
     }
   }
@@ -59,13 +65,54 @@ function registerAll(registry: Registry, metrics: readonly Metric[], prefix: str
 }
 
 /**
+ * Loads prom-client and registers the metrics of `source` under options already checked: what
+ * {@link fdkitMetrics} does after its checks, and what `start()` does for the factories' `metrics`
+ * option.
+ */
+export async function registerMetrics(
+  source: NodeMetricsSource | MonitorMetricsSource,
+  resolved: ResolvedMetricsOptions,
+): Promise<FdkitMetrics> {
+  const { owner, path } = resolved;
+  const prom = await loadPromClient(path === '' ? owner : `${owner}: option ${path.slice(0, -1)}`);
+  const registry = resolved.registry ?? prom.register;
+  const factory = new MetricFactory(prom, resolved.prefix);
+  const detach = [
+    isMonitor(source) ? monitorMetrics(factory, source, resolved) : nodeMetrics(factory, source, resolved),
+  ];
+  if (resolved.leader !== undefined) detach.push(leaderMetrics(factory, resolved.leader));
+  try {
+    registerAll(registry, factory.made, resolved);
+  } catch (error) {
+    for (const stop of detach) stop();
+    throw error;
+  }
+  let closed = false;
+  return {
+    close: () => {
+      if (closed) return;
+      closed = true;
+      for (const stop of detach) stop();
+      for (const metric of factory.made) {
+        const name = (metric as unknown as { name: string }).name;
+        if (registry.getSingleMetric(name) === metric) registry.removeSingleMetric(name);
+      }
+    },
+  };
+}
+
+/**
  * Exports a `SwimNode`'s or a `HeartbeatMonitor`'s metrics to a prom-client registry:
- * members by state, local health, suspicions, deaths and transitions by cause, detection time, probes,
- * nacks, traffic by transport, the broadcast queue, push-pulls, drops by reason; with a `leader` hint,
- * its changes and epoch. docs/metrics.md lists every name beside memberlist's equivalent.
+ * members by state, local health, suspicions, refutations (its own and others' it saw), deaths and
+ * transitions by cause, detection time, probes and their round trips, nacks, traffic by transport, the
+ * broadcast queue, push-pulls and their durations, drops by reason; with a `leader` hint, its changes
+ * and epoch. docs/metrics.md lists every name beside memberlist's equivalent. `createNode` and
+ * `createHeartbeatMonitor` register the same with their `metrics` option.
  *
  * Counters and gauges are read from the source when Prometheus scrapes, so a member pays nothing
- * between scrapes; only member events (transitions, at most a few a second) are counted as they come.
+ * between scrapes; only member events (transitions, at most a few a second) are counted as they come,
+ * and a node's probe round trips and push-pull durations observed as it measures them (its `rtt` and
+ * `push-pull` events, a number each).
  * No label holds a member's name unless `perMemberLabels` asks for it.
  *
  * Rejects with an `InvalidOptionError` for a bad option or a registry that already holds one of the
@@ -87,30 +134,5 @@ export async function fdkitMetrics(
   options: FdkitMetricsOptions = {},
 ): Promise<FdkitMetrics> {
   checkSource(source);
-  const resolved = resolveMetricsOptions(options);
-  const prom = await loadPromClient();
-  const registry = resolved.registry ?? prom.register;
-  const factory = new MetricFactory(prom, resolved.prefix);
-  const detach = [
-    isMonitor(source) ? monitorMetrics(factory, source, resolved) : nodeMetrics(factory, source, resolved),
-  ];
-  if (resolved.leader !== undefined) detach.push(leaderMetrics(factory, resolved.leader));
-  try {
-    registerAll(registry, factory.made, resolved.prefix);
-  } catch (error) {
-    for (const stop of detach) stop();
-    throw error;
-  }
-  let closed = false;
-  return {
-    close: () => {
-      if (closed) return;
-      closed = true;
-      for (const stop of detach) stop();
-      for (const metric of factory.made) {
-        const name = (metric as unknown as { name: string }).name;
-        if (registry.getSingleMetric(name) === metric) registry.removeSingleMetric(name);
-      }
-    },
-  };
+  return registerMetrics(source, resolveMetricsOptions(options));
 }

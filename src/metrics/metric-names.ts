@@ -43,6 +43,12 @@ export const METRICS = {
     [],
     'Suspicions or deaths of this member that it refuted with a higher incarnation.',
   ),
+  refutationsSeen: define(
+    'refutations_seen_total',
+    'counter',
+    [],
+    'Suspicions of other members that this member saw refuted: suspects it held that came back alive.',
+  ),
   nameConflicts: define(
     'name_conflicts_total',
     'counter',
@@ -74,6 +80,12 @@ export const METRICS = {
     'counter',
     [],
     'Ping-req requests sent to helpers after a late direct ack.',
+  ),
+  probeRtt: define(
+    'probe_rtt_seconds',
+    'histogram',
+    [],
+    'Round trip of each direct probe whose own ack came back: ping to ack, as this member measured it.',
   ),
   nacksSent: define(
     'nacks_sent_total',
@@ -118,6 +130,12 @@ export const METRICS = {
     'counter',
     [],
     'Push-pull (state sync) messages sent, requests and replies.',
+  ),
+  pushPullDuration: define(
+    'push_pull_duration_seconds',
+    'histogram',
+    [],
+    'Push-pulls this member started, from the request to the reply merged.',
   ),
   dropped: define(
     'dropped_total',

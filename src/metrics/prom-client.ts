@@ -13,15 +13,18 @@ export type PromClient = typeof import('prom-client');
 /** The version range fdkit is tested with, for the install hint (package.json's peerDependencies). */
 const PROM_CLIENT_RANGE = '^15.1.0';
 
-/** Imports `prom-client`, or throws a {@link MissingDependencyError} when it is not installed. */
-export async function loadPromClient(): Promise<PromClient> {
+/**
+ * Imports `prom-client`, or throws a {@link MissingDependencyError} when it is not installed, its message
+ * naming `owner` (`fdkitMetrics`, `createNode: option metrics`) as what needs it.
+ */
+export async function loadPromClient(owner: string): Promise<PromClient> {
   try {
     return await import('prom-client');
   } catch (error) {
     if (!isModuleNotFound(error)) throw error;
     throw new MissingDependencyError(
       'prom-client',
-      `fdkitMetrics needs the prom-client package, an optional peer dependency of fdkit: npm install prom-client@${PROM_CLIENT_RANGE}`,
+      `${owner} needs the prom-client package, an optional peer dependency of fdkit: npm install prom-client@${PROM_CLIENT_RANGE}`,
       { cause: error },
     );
   }

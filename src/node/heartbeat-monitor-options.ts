@@ -7,6 +7,11 @@ import { HEARTBEAT_CONFIG_KEYS, type HeartbeatConfig, resolveHeartbeatConfig } f
 import type { PeerSpec } from '../heartbeat/heartbeat-core.js';
 import { checkMemberName, checkStartIncarnation } from '../membership/identity.js';
 import { isWireText, NAME_BYTES_MAX } from '../membership/limits.js';
+import {
+  type MetricsOption,
+  type ResolvedMetricsOptions,
+  resolveMetricsOption,
+} from '../metrics/metrics-options.js';
 import { checkKnownKeys, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, type Logger } from '../runtime/logger.js';
@@ -77,6 +82,14 @@ export interface HeartbeatMonitorOptions extends Partial<HeartbeatConfig> {
    * monitors of another cluster sharing a key still cannot be heard. Needs `keyring`. Default `''`.
    */
   readonly label?: string;
+  /**
+   * Prometheus metrics, registered by `start()` (before anything binds) and unregistered by `shutdown()`:
+   * what `fdkitMetrics` registers for a monitor, with the same options but `leader` (docs/metrics.md). Needs the
+   * optional peer dependency prom-client: without it `start()` rejects with a `MissingDependencyError`
+   * (`FDKIT_MISSING_DEPENDENCY`), as it does with an `InvalidOptionError` when the registry holds the
+   * names already. Default: no metrics.
+   */
+  readonly metrics?: MetricsOption;
 }
 
 /** What {@link resolveHeartbeatMonitorOptions} settles before anything is bound. */
@@ -85,6 +98,8 @@ export interface ResolvedHeartbeatMonitorOptions {
   readonly config: HeartbeatConfig;
   readonly peers: readonly PeerSpec[];
   readonly label: string;
+  /** The `metrics` option, checked; undefined without one. */
+  readonly metrics: ResolvedMetricsOptions | undefined;
 }
 
 const OWNER = 'createHeartbeatMonitor';
@@ -102,6 +117,7 @@ const KNOWN = [
   'localHealth',
   'keyring',
   'label',
+  'metrics',
   ...HEARTBEAT_CONFIG_KEYS,
 ];
 
@@ -128,7 +144,8 @@ export function resolveHeartbeatMonitorOptions(
   }
   checkLocalHealthOption(OWNER, options.localHealth);
   const label = checkEncryptionOptions(OWNER, options);
-  return { bind, config, peers: resolvePeers(options.peers), label };
+  const peers = resolvePeers(options.peers);
+  return { bind, config, peers, label, metrics: resolveMetricsOption(OWNER, options.metrics) };
 }
 
 function resolvePeers(peers: readonly HeartbeatPeer[] | undefined): PeerSpec[] {

@@ -30,6 +30,7 @@ import {
   resolveHeartbeatMonitorOptions,
 } from './heartbeat-monitor-options.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
+import { MetricsAttachment } from './metrics-attachment.js';
 
 /** The events of a {@link HeartbeatMonitor}, by name: the SWIM node's transitions, with the same shape. */
 export interface HeartbeatMonitorEventMap {
@@ -73,6 +74,7 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
   private readonly options: HeartbeatMonitorOptions;
   private readonly resolved: ResolvedHeartbeatMonitorOptions;
   private readonly host: CoreHost<HeartbeatCore, MemberEvent>;
+  private readonly metrics: MetricsAttachment;
   // With a keyring: seals every heartbeat sent, opens every datagram received.
   private readonly sealer: Sealer | undefined;
   // The encoding of the beat being sent: the core hands the same heartbeat to every peer.
@@ -86,6 +88,7 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
     this.options = options;
     this.sealer = sealerFor(options, this.resolved.label);
     this.host = new CoreHost('HeartbeatMonitor', 'heartbeat', options);
+    this.metrics = new MetricsAttachment(this, this.resolved.metrics);
   }
 
   /**
@@ -116,9 +119,15 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
    * Binds the transport, starts sending heartbeats and monitoring the peers of the `peers` option.
    * Rejects with a `NetworkError` (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`)
    * when the address cannot be bound, a `LifecycleError` when called twice or after `shutdown()`, or an
-   * `AbortError` (`FDKIT_ABORTED`) when `options.signal` aborts first.
+   * `AbortError` (`FDKIT_ABORTED`) when `options.signal` aborts first. With the `metrics` option it
+   * registers them first, and rejects before binding when it cannot (see
+   * {@link HeartbeatMonitorOptions.metrics}).
    */
   async start(options: StartOptions = {}): Promise<void> {
+    return this.metrics.around(() => this.startHost(options));
+  }
+
+  private startHost(options: StartOptions): Promise<void> {
     const advertise = this.options.advertise;
     const transportOptions = {
       bind: this.resolved.bind,
@@ -152,10 +161,12 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
   }
 
   /**
-   * Stops sending and monitoring, closes the socket and ends every event stream, at once. Idempotent.
-   * `options.signal` stops waiting for the transport to finish closing.
+   * Stops sending and monitoring, closes the socket and ends every event stream, at once, and
+   * unregisters the metrics of the `metrics` option. Idempotent. `options.signal` stops waiting for the
+   * transport to finish closing.
    */
   shutdown(options: ShutdownOptions = {}): Promise<void> {
+    this.metrics.close();
     return this.host.shutdown(options.signal);
   }
 

@@ -47,6 +47,8 @@ export interface NodeCounters {
   suspicions: number;
   /** Suspicions of this member that it refuted with a higher incarnation. */
   refutations: number;
+  /** Suspicions of other members that this member saw refuted: suspects it held that came back alive. */
+  refutationsSeen: number;
   /** Members this member declared dead itself: a suspicion of them timed out here unrefuted. */
   deaths: number;
   /** Protocol timers that fired more than half a probe timeout late: this process's own stalls. */
@@ -123,6 +125,7 @@ export function nodeCounters(
     nacksReceived: core?.nacksReceived ?? 0,
     suspicions: core?.suspicionsRaised ?? 0,
     refutations: core?.refutations ?? 0,
+    refutationsSeen: core?.refutationsSeen ?? 0,
     deaths: core?.deathsDeclared ?? 0,
     lateTimers: core?.lateTimers ?? 0,
     connectProbes: core?.connectProbes ?? 0,

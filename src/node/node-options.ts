@@ -4,6 +4,11 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import { checkMemberMeta, checkMemberName, checkStartIncarnation } from '../membership/identity.js';
+import {
+  type MetricsOption,
+  type ResolvedMetricsOptions,
+  resolveMetricsOption,
+} from '../metrics/metrics-options.js';
 import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, type Logger } from '../runtime/logger.js';
@@ -72,7 +77,10 @@ export interface NodeOptions {
   readonly clock?: Clock;
   /** Source of the protocol's random choices. Default seeded from the operating system's entropy. */
   readonly random?: Random;
-  /** Keep a phi detector per member, fed by every message from it (`member.phi`). Default true. */
+  /**
+   * Keep a phi detector per member, fed by every message from it (`member.phi`), and each member's
+   * smoothed probe round trip (`member.rttMs`). Default true.
+   */
   readonly trackPhi?: boolean;
   /** Adapt the direct-probe timeout to measured round trips; off by default. */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
@@ -124,6 +132,14 @@ export interface NodeOptions {
    * claimant with fewer votes shuts down. Either way both claimants get a `conflict` event.
    */
   readonly conflictPolicy?: ConflictPolicy;
+  /**
+   * Prometheus metrics, registered by `start()` (before anything binds) and unregistered by `shutdown()`:
+   * what `fdkitMetrics` registers, with the same options but `leader` (docs/metrics.md). Needs the
+   * optional peer dependency prom-client: without it `start()` rejects with a `MissingDependencyError`
+   * (`FDKIT_MISSING_DEPENDENCY`), as it does with an `InvalidOptionError` when the registry holds the
+   * names already. Default: no metrics.
+   */
+  readonly metrics?: MetricsOption;
 }
 
 /** What {@link resolveNodeOptions} settles before anything is bound. */
@@ -136,6 +152,8 @@ export interface ResolvedNodeOptions {
   readonly label: string;
   readonly leaveTimeoutMs: number;
   readonly joinTimeoutMs: number;
+  /** The `metrics` option, checked; undefined without one. */
+  readonly metrics: ResolvedMetricsOptions | undefined;
 }
 
 const OWNER = 'createNode';
@@ -165,6 +183,7 @@ const KNOWN = [
   'label',
   'delegates',
   'conflictPolicy',
+  'metrics',
 ] as const;
 
 /** Validates what can be checked without binding; the transport and the core check the rest. */
@@ -225,6 +244,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     );
   }
   const label = checkEncryption(options, config.packetBytesMax);
+  const metrics = resolveMetricsOption(OWNER, options.metrics);
   return {
     bind,
     config,
@@ -235,6 +255,7 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
     label,
     leaveTimeoutMs,
     joinTimeoutMs,
+    metrics,
   };
 }
 

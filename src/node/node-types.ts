@@ -22,6 +22,17 @@ export interface NodeEventMap {
   conflict: [ConflictEvent];
   /** Another member declared this one dead; it refuted unless it was leaving (`fdkit agent` logs it). */
   'declared-dead': [DeclaredDeadEvent];
+  /**
+   * A direct probe's ack came back: its round trip, in ms (`MemberInfo.rttMs` smooths them per member).
+   * Emitted only while someone listens, with a number and nothing else, so that a probe a second costs
+   * nothing more for being measured. Not in `events()`.
+   */
+  rtt: [ms: number];
+  /**
+   * A state exchange this member started was answered and merged: ms from its request to the merged
+   * reply. Emitted only while someone listens. Not in `events()`.
+   */
+  'push-pull': [ms: number];
 }
 
 /** Options of `SwimNode.join`. */

@@ -31,6 +31,7 @@ import type { EventStreamOptions } from './event-stream.js';
 import { JoinWait } from './join-wait.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
+import { MetricsAttachment } from './metrics-attachment.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
 import type { JoinOptions, LeaveOptions, LeaveResult, NodeEventMap } from './node-types.js';
@@ -56,6 +57,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   private readonly options: NodeOptions;
   private readonly resolved: ResolvedNodeOptions;
   private readonly host: CoreHost<SwimCore, SwimEvent>;
+  private readonly metrics: MetricsAttachment;
   // With a keyring: seals every datagram and stream body sent, opens every one received.
   private readonly sealer: Sealer | undefined;
   private batcher: DatagramBatcher | undefined;
@@ -72,6 +74,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     this.sealer = sealerFor(options, this.resolved.label);
     // Datagrams batched before shutdown still go out, before the transport closes.
     this.host = new CoreHost('SwimNode', 'node', options, () => this.batcher?.flush());
+    this.metrics = new MetricsAttachment(this, this.resolved.metrics);
   }
 
   /** The address other members reach this one at; known once started. */
@@ -109,10 +112,13 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * Binds the transport and starts probing and gossip. Rejects with a `NetworkError`
    * (`FDKIT_ADDRESS_IN_USE`, `FDKIT_BIND_FAILED`, `FDKIT_RESOLVE_FAILED`) when the address cannot be bound,
    * a `LifecycleError` when called twice, or an `AbortError` (`FDKIT_ABORTED`) when `options.signal`
-   * aborts first.
+   * aborts first. With the `metrics` option it registers them first, and rejects before binding when
+   * it cannot (see {@link NodeOptions.metrics}).
    */
   async start(options: StartOptions = {}): Promise<void> {
-    return this.host.start(this.transportOptions(), (transport) => this.setUp(transport), options.signal);
+    return this.metrics.around(() =>
+      this.host.start(this.transportOptions(), (transport) => this.setUp(transport), options.signal),
+    );
   }
 
   /**
@@ -187,10 +193,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
 
   /**
    * Stops the protocol, closes the sockets and ends every event stream, at once: call
-   * {@link SwimNode.leave} first for a graceful exit. Idempotent. `options.signal` stops waiting for the
-   * transport to finish closing.
+   * {@link SwimNode.leave} first for a graceful exit; unregisters the metrics of the `metrics` option.
+   * Idempotent. `options.signal` stops waiting for the transport to finish closing.
    */
   shutdown(options: ShutdownOptions = {}): Promise<void> {
+    this.metrics.close();
     return this.host.shutdown(options.signal);
   }
 
@@ -199,7 +206,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     return this.shutdown();
   }
 
-  /** Every member this one knows, itself included, in any state. */
+  /**
+   * Every member this one knows, itself included, in any state: each with its phi, the smoothed round
+   * trip of this member's probes of it (`rttMs`, once measured) and, while it is suspect or once
+   * declared dead, who accused it (`suspicion`).
+   */
   members(): MemberInfo[] {
     return this.host.core?.members() ?? [];
   }
@@ -315,6 +326,9 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         this.capture?.set(address, sent);
       },
       emit: (event: SwimEvent) => this.dispatch(event),
+      measured: (what, ms) => {
+        if (this.listenerCount(what) > 0) this.emit(what, ms);
+      },
       ...(transport.probeConnect === undefined
         ? {}
         : {

@@ -11,6 +11,7 @@ import type { Random } from '../runtime/random.js';
 import type { SwimConfig } from './config.js';
 import type { SwimCounters } from './counters.js';
 import type { DelegateGuard } from './delegate-guard.js';
+import type { Measurement } from './environment.js';
 import type { Health } from './health.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { MemberView } from './member-view.js';
@@ -31,4 +32,6 @@ export interface SwimContext {
   readonly lifecycle: Lifecycle;
   /** The application's delegates, fenced (a member without any has a guard over `{}`). */
   readonly delegates: DelegateGuard;
+  /** Where the durations measured go: the environment's `measured`, when it has one. */
+  readonly measured?: (what: Measurement, ms: number) => void;
 }

@@ -47,7 +47,10 @@ export interface SwimCoreOptions {
    * also frees the names of forgotten members.
    */
   readonly directory?: MemberDirectory;
-  /** Keep a phi detector per member fed by every message from it. Default true. */
+  /**
+   * Keep a phi detector per member fed by every message from it, and each member's smoothed probe round
+   * trip ({@link MemberInfo.rttMs}). Default true.
+   */
   readonly trackPhi?: boolean;
   /** Adapt the direct-ping timeout to measured round trips (off by default; see `adaptive-timeout.ts`). */
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
@@ -90,6 +93,31 @@ export interface MemberInfo {
   readonly meta: Uint8Array;
   /** Phi of the silence since the last message from it (0 when never heard from, or untracked). */
   readonly phi: number;
+  /**
+   * The smoothed round trip of this member's direct probes of it, in ms; absent until one was acked
+   * (and for this member itself). An exponentially weighted moving average with weight 1/8 for each
+   * new sample, TCP's smoothed RTT (RFC 6298): one ack delayed by a pause of either process moves it
+   * by an eighth of the delay, where the last sample alone would jump with every such outlier, while a
+   * lasting change of the path shows within a few dozen probes. Only the direct ping's own ack counts;
+   * those relayed by ping-req helpers or the TCP fallback travel other paths. Not kept without
+   * `trackPhi`.
+   */
+  readonly rttMs?: number;
+  /**
+   * Who holds it suspect or dead, while it is `suspect` (the member whose suspicion this member adopted
+   * first, and how many others confirmed it since, at most the number Lifeguard expects), or `dead` and
+   * this member knows who declared it (`confirmations` is then the suspicion's count when it ended, 0
+   * when this member held none). Absent otherwise.
+   */
+  readonly suspicion?: MemberSuspicion;
+}
+
+/** Who accused a member, in {@link MemberInfo.suspicion}. */
+export interface MemberSuspicion {
+  /** The member that raised the suspicion, or that declared the death. */
+  readonly accuser: string;
+  /** Other members that confirmed the suspicion (Lifeguard), not counting the accuser. */
+  readonly confirmations: number;
 }
 
 const KNOWN_OPTIONS = [

@@ -50,7 +50,7 @@ import { StateSync } from './state-sync.js';
 import { Suspicions } from './suspicions.js';
 import { Tombstones } from './tombstones.js';
 
-export type { MemberInfo, SwimCoreOptions } from './core-types.js';
+export type { MemberInfo, MemberSuspicion, SwimCoreOptions } from './core-types.js';
 
 /**
  * A SWIM member's protocol state machine. Create it, {@link SwimCore.start} it, {@link SwimCore.join}
@@ -110,7 +110,8 @@ export class SwimCore {
     const ownsDirectory = options.directory === undefined;
     this.selfId = directory.intern(this.name, this.address);
     const { clock, random } = env;
-    const view = new MemberView(directory, this.selfId, clock, config.gossipToTheDeadMs);
+    const trackPhi = options.trackPhi !== false;
+    const view = new MemberView(directory, this.selfId, clock, config.gossipToTheDeadMs, trackPhi);
     this.view = view;
     this.outbox = new Outbox(config, env, view, this.counters, () => this.gossiper.wake());
     this.health = new Health(config, options.freezeGuard !== false, this.counters, clock);
@@ -126,8 +127,9 @@ export class SwimCore {
       health: this.health,
       lifecycle: this.lifecycle,
       delegates: new DelegateGuard(delegates, this.counters),
+      measured: (what, ms) => env.measured?.(what, ms),
     };
-    this.phi = options.trackPhi === false ? undefined : new PhiTracker(view, clock, config.probeIntervalMs);
+    this.phi = trackPhi ? new PhiTracker(view, clock, config.probeIntervalMs) : undefined;
     const watch = env.watch;
     this.deathWatch =
       options.deathWatch === false || watch === undefined || env.probeConnect === undefined
@@ -372,13 +374,10 @@ export class SwimCore {
     this.outbox.sendPacket(address, { type: 'user', from: this.name, payload, updates: [] });
   }
 
-  /**
-   * Every member this member knows, itself included, in directory order: a new array of snapshots, each
-   * with the phi of its silence now.
-   */
+  /** Every member this member knows, itself included, in directory order: a new array of snapshots. */
   members(): MemberInfo[] {
     const now = this.env.clock.now();
-    return this.view.snapshot((id) => this.phi?.phiOf(id, now) ?? 0);
+    return this.view.snapshot((id) => this.phi?.phiOf(id, now) ?? 0, this.suspicions);
   }
 
   /** The state of the member called `name` in this member's view, or undefined when unknown. */

@@ -20,6 +20,11 @@ export interface SwimCounters {
   /** Times this member raised its incarnation to refute a suspicion or death of itself. */
   refutations: number;
   /**
+   * Suspicions of other members that this member saw refuted: a suspect it held came back alive at a
+   * higher incarnation from the same address (the `alive` events with cause `refuted`).
+   */
+  refutationsSeen: number;
+  /**
    * Deaths this member declared: suspicions it held (its own or heard) whose timeout ran out without a
    * refutation.
    */
@@ -84,6 +89,7 @@ export function zeroSwimCounters(): SwimCounters {
     nacksReceived: 0,
     suspicionsRaised: 0,
     refutations: 0,
+    refutationsSeen: 0,
     deathsDeclared: 0,
     packetsSent: 0,
     packetsReceived: 0,

@@ -11,6 +11,13 @@ import type { SwimEvent } from './events.js';
 import type { Packet, StreamMessage } from './messages.js';
 
 /**
+ * A duration the core measures, reported through {@link SwimEnvironment.measured}: `rtt`, the round
+ * trip of a direct probe (ping to its own ack); `push-pull`, a state exchange this member started, from
+ * its request to the reply, merged.
+ */
+export type Measurement = 'rtt' | 'push-pull';
+
+/**
  * What a {@link SwimCore} needs from its host: time, randomness, two ways to send, and a place to report.
  * The core calls it from its handlers and timers; what the host delivers comes back as calls of
  * `handlePacket` and `handleStream`. The two optional capabilities enable the kernel evidence of the
@@ -39,6 +46,11 @@ export interface SwimEnvironment {
   sendStream(address: string, message: StreamMessage, bytes: number): void;
   /** Reports a transition or an application message. */
   emit(event: SwimEvent): void;
+  /**
+   * Optional: hears each duration the core measures, in ms, as it is measured (a few a second: one per
+   * acked probe, one per push-pull). A number and no object, so that the hook allocates nothing.
+   */
+  measured?(what: Measurement, ms: number): void;
   /**
    * Optional: tries a connection to `address` and reports what happened within `timeoutMs`. When given,
    * a probe whose ack is late also tries a connection, and a refusal, confirmed by a second member,

@@ -1,14 +1,22 @@
 /**
  * One member's view of the cluster: state and incarnation of every member it knows, in typed arrays
  * indexed by directory id (one byte and four bytes per member), plus sparse maps for what only some
- * members have (metadata, the time of a death). Pure data: no time, no I/O.
+ * members have (metadata, the time of a death, who declared it, the probe round trip once measured).
+ * Pure data: no time, no I/O.
  */
 import { ALIVE, DEAD, LEFT, type StateCode, SUSPECT, UNKNOWN } from '../membership/member-state.js';
+import type { MemberSuspicion } from './core-types.js';
 import type { ViewBaseline, ViewStorage } from './view-storage.js';
+
+/** The weight of the smoothed round trip's history: each sample moves it by 1/RTT_SMOOTHING. */
+const RTT_SMOOTHING = 8;
 
 export class MemberTable {
   private readonly metadata = new Map<number, Uint8Array>();
   private readonly downSince = new Map<number, number>();
+  private readonly declaredBy = new Map<number, MemberSuspicion>();
+  // Whole microseconds: small integers, which a Map holds unboxed, so that updating one allocates nothing.
+  private readonly rttUs = new Map<number, number>();
   private readonly counts = [0, 0, 0, 0];
 
   /** @param storage - the view's arrays, shared with its probe list */
@@ -46,6 +54,34 @@ export class MemberTable {
     return this.downSince.get(id);
   }
 
+  /** Who declared `id` dead, for a member held dead whose declaration this member heard. */
+  declaredDeadBy(id: number): MemberSuspicion | undefined {
+    return this.declaredBy.get(id);
+  }
+
+  /** Records who declared `id`, now held dead, dead; forgotten when it comes back or is forgotten. */
+  setDeclaredDeadBy(id: number, accusation: MemberSuspicion): void {
+    if (this.storage.state(id) === DEAD) this.declaredBy.set(id, accusation);
+  }
+
+  /** The smoothed round trip of direct probes of `id`, in ms (see `MemberInfo.rttMs`), once measured. */
+  rttOf(id: number): number | undefined {
+    const us = this.rttUs.get(id);
+    return us === undefined ? undefined : us / 1000;
+  }
+
+  /**
+   * Adds the round trip of one direct probe of `id`, a known member, to its smoothed round trip: the
+   * first sample as it is, each later one with weight 1/8 (RFC 6298's smoothed RTT), in whole µs.
+   */
+  recordRtt(id: number, rttMs: number): void {
+    if (this.storage.state(id) === UNKNOWN || !(rttMs >= 0)) return;
+    const sample = Math.round(rttMs * 1000);
+    const previous = this.rttUs.get(id);
+    const next = previous === undefined ? sample : previous + Math.round((sample - previous) / RTT_SMOOTHING);
+    this.rttUs.set(id, next);
+  }
+
   /** The ids of members currently dead or left, with the time they went down, the longest down first. */
   downMembers(): IterableIterator<[number, number]> {
     return this.downSince.entries();
@@ -64,6 +100,7 @@ export class MemberTable {
     } else if (wasDown) {
       this.downSince.delete(id);
     }
+    if (previous === DEAD && state !== DEAD) this.declaredBy.delete(id);
   }
 
   /** Removes `id` from the view: it becomes unknown, as if never heard of. */
@@ -74,6 +111,8 @@ export class MemberTable {
     this.storage.set(id, UNKNOWN, 0);
     this.downSince.delete(id);
     this.metadata.delete(id);
+    this.declaredBy.delete(id);
+    this.rttUs.delete(id);
   }
 
   /**

@@ -3,16 +3,22 @@
  * (the directory, which the simulator shares among its members), each one's state and incarnation (the
  * table) and the randomized round-robin of probe targets (the order), over one compact storage.
  */
-import { ALIVE, LEFT, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
+import { ALIVE, DEAD, LEFT, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
-import type { MemberInfo } from './core-types.js';
+import type { MemberInfo, MemberSuspicion } from './core-types.js';
 import type { MemberDirectory } from './directory.js';
 import { MemberTable } from './member-table.js';
 import { ProbeOrder } from './probe-order.js';
 import { sharedBaseline, ViewStorage } from './view-storage.js';
 
 const EMPTY = new Uint8Array(0);
+
+/** What {@link MemberView.snapshot} reads of the running suspicions (the suspicions have it). */
+export interface SuspicionSource {
+  /** The accuser and confirmations of the suspicion of `id` that runs here, if one does. */
+  suspicionOf(id: number): MemberSuspicion | undefined;
+}
 
 export class MemberView {
   readonly table: MemberTable;
@@ -22,24 +28,38 @@ export class MemberView {
   /**
    * @param selfId - this member's own id in `directory`
    * @param gossipToTheDeadMs - how long a member held dead still receives gossip
+   * @param measuresRtt - keep each member's smoothed probe round trip; off with `trackPhi`, for the
+   *   same reason: a simulator of thousands of members holds thousands of views
    */
   constructor(
     readonly directory: MemberDirectory,
     readonly selfId: number,
     private readonly clock: Clock,
     private readonly gossipToTheDeadMs: number,
+    private readonly measuresRtt = true,
   ) {
     this.table = new MemberTable(this.storage);
     this.order = new ProbeOrder(this.storage);
   }
 
-  /** Every member known, this one included, in directory order: a new array of snapshots. */
-  snapshot(phiOf: (id: number) => number): MemberInfo[] {
+  /**
+   * Every member known, this one included, in directory order: a new array of snapshots, with the
+   * smoothed probe round trip once measured, and the accusation of a suspect (from `suspicions`) or of
+   * a member declared dead (from the table).
+   */
+  snapshot(phiOf: (id: number) => number, suspicions?: SuspicionSource): MemberInfo[] {
     const { directory, table } = this;
     const out: MemberInfo[] = [];
     for (let id = 0; id < directory.size; id++) {
       const state = table.stateOf(id);
       if (state === UNKNOWN) continue;
+      const rttMs = table.rttOf(id);
+      const accusation =
+        state === SUSPECT
+          ? suspicions?.suspicionOf(id)
+          : state === DEAD
+            ? table.declaredDeadBy(id)
+            : undefined;
       out.push({
         name: directory.nameOf(id),
         address: directory.addressOf(id),
@@ -47,9 +67,16 @@ export class MemberView {
         incarnation: table.incarnationOf(id),
         meta: table.metadataOf(id) ?? EMPTY,
         phi: phiOf(id),
+        ...(rttMs === undefined ? {} : { rttMs }),
+        ...(accusation === undefined ? {} : { suspicion: { ...accusation } }),
       });
     }
     return out;
+  }
+
+  /** Adds one direct probe's round trip to member `id`'s smoothed round trip, when the view keeps them. */
+  recordRtt(id: number, rttMs: number): void {
+    if (this.measuresRtt) this.table.recordRtt(id, rttMs);
   }
 
   /** Members known in any state, this one included: memberlist's estimate of n. */

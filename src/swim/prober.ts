@@ -252,7 +252,10 @@ export class Prober {
         // A timer that no longer has anything to do would still wake a real process up.
         state.timer?.cancel();
         health.freezeGuard?.probeAnswered(state.sentMs);
-        this.adaptiveTimeout?.record(clock.now() - state.sentMs);
+        const rttMs = clock.now() - state.sentMs;
+        this.adaptiveTimeout?.record(rttMs);
+        view.recordRtt(target, rttMs);
+        this.ctx.measured?.('rtt', rttMs);
       },
       onNack: NOOP,
     });

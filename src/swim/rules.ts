@@ -120,6 +120,7 @@ export class MembershipRules {
       if (addressChanged) this.reporter.member('update', id, 'alive', 'address-changed');
       else if (metaChanged) this.reporter.member('update', id, 'alive', 'metadata');
     } else if (current === SUSPECT) {
+      if (!addressChanged) this.ctx.counters.refutationsSeen++;
       this.reporter.member('alive', id, 'suspect', addressChanged ? 'address-changed' : 'refuted');
     } else {
       this.reporter.member('alive', id, stateName(current), 'rejoined');
@@ -158,6 +159,7 @@ export class MembershipRules {
     const suspicion = ownSuspicion ?? held;
     suspicion?.cancel();
     table.set(id, left ? LEFT : DEAD, d.incarnation, clock.now());
+    if (!left) table.setDeclaredDeadBy(id, { accuser: d.from, confirmations: suspicion?.confirmations ?? 0 });
     outbox.enqueue(d, id);
     const cause: TransitionCause = left
       ? 'left'

@@ -10,6 +10,11 @@
  * A reply is built after merging the request, so it already carries any refutation the request caused;
  * a requester whose own refutation came from the reply sends its new state back once, so that both sides
  * learn both refutations in one round.
+ *
+ * Each exchange this member starts is timed from its request to its reply, merged (memberlist's
+ * `pushPullNode` timer), and reported through the context's `measured`. Replies are told apart by the
+ * address they come from, so that a request to a seed given by a name, which answers from its address,
+ * is not timed.
  */
 import { ALIVE, DEAD, SUSPECT, UNKNOWN } from '../membership/member-state.js';
 import type { Timer } from '../runtime/clock.js';
@@ -53,6 +58,8 @@ export class StateSync {
   private seeds: readonly string[] = [];
   private attempt: JoinAttempt | undefined;
   private readonly backoff = new Map<number, Backoff>();
+  /** When the request to each address still waiting for its reply was sent. */
+  private readonly requested = new Map<string, number>();
   private readonly scratch: number[] = [];
   private readonly onPushPull = (): void => this.pushPullTick();
   private readonly onReconnect = (): void => this.reconnectTick();
@@ -74,6 +81,7 @@ export class StateSync {
     this.pushPullTimer?.cancel();
     this.reconnectTimer?.cancel();
     this.seedTimer?.cancel();
+    this.requested.clear();
   }
 
   /**
@@ -123,8 +131,11 @@ export class StateSync {
     const before = port.incarnation;
     const refusal = port.merge(message.members, message.from, join);
     this.answered(fromAddress, join, refusal);
+    const sentMs = this.requested.get(fromAddress);
+    this.requested.delete(fromAddress);
     if (refusal !== undefined) return;
     this.ctx.delegates.mergeRemoteState(message.state ?? EMPTY, join);
+    if (sentMs !== undefined) this.ctx.measured?.('push-pull', this.ctx.clock.now() - sentMs);
     if (port.incarnation !== before) this.exchange(fromAddress, false);
   }
 
@@ -196,6 +207,7 @@ export class StateSync {
         ? { type: 'push-pull', from: name, join, reply, members }
         : { type: 'push-pull', from: name, join, reply, members, state };
     counters.streamsSent++;
+    if (!reply) this.requested.set(address, this.ctx.clock.now());
     outbox.sendStream(address, message, bytes + pushPullBaseBytes(name, count, state));
   }
 
@@ -206,6 +218,7 @@ export class StateSync {
   private pushPullTick(): void {
     const { lifecycle, view, random, clock } = this.ctx;
     if (!lifecycle.isRunning) return;
+    this.forgetUnanswered();
     const [peer] = view.order.randomMembers(
       1,
       random,
@@ -214,6 +227,17 @@ export class StateSync {
     );
     if (peer !== undefined) this.exchange(view.directory.addressOf(peer), false);
     this.pushPullTimer = clock.setTimer(this.pushPullIntervalMs(), this.onPushPull);
+  }
+
+  /**
+   * Forgets the requests older than a push-pull interval: their reply is lost (a stream times out long
+   * before), and addresses that never answer (seeds down, strangers) must not pile up.
+   */
+  private forgetUnanswered(): void {
+    const oldestMs = this.ctx.clock.now() - this.pushPullIntervalMs();
+    for (const [address, sentMs] of this.requested) {
+      if (sentMs < oldestMs) this.requested.delete(address);
+    }
   }
 
   private exchangeWithSeeds(): void {

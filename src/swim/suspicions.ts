@@ -14,6 +14,8 @@ import {
   UNKNOWN,
 } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
+import type { MemberSuspicion } from './core-types.js';
+import type { SuspicionSource } from './member-view.js';
 import type { DeadUpdate, SuspectUpdate } from './messages.js';
 import type { Reporter } from './reporter.js';
 import type { SelfState } from './self.js';
@@ -30,7 +32,7 @@ export interface SuspicionsPort {
   pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void, accuse: boolean): void;
 }
 
-export class Suspicions {
+export class Suspicions implements SuspicionSource {
   private readonly running = new Map<number, Suspicion>();
 
   constructor(
@@ -45,6 +47,13 @@ export class Suspicions {
     const suspicion = this.running.get(id);
     this.running.delete(id);
     return suspicion;
+  }
+
+  /** The accuser and the confirmations of the running suspicion of `id`, if one runs. */
+  suspicionOf(id: number): MemberSuspicion | undefined {
+    const suspicion = this.running.get(id);
+    if (suspicion === undefined) return undefined;
+    return { accuser: suspicion.accuser, confirmations: suspicion.confirmations };
   }
 
   /** Cancels every suspicion: the member stops. */

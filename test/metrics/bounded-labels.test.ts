@@ -29,8 +29,12 @@ const CLOSED_LABELS: Record<string, readonly string[]> = {
   ],
   transport: ['udp', 'tcp'],
   reason: [...DROP_REASONS, 'truncated', 'timeout', 'connection-limit', 'no-handler', 'handler-error'],
-  // The histogram's bucket bounds.
-  le: ['0.5', '1', '2', '3', '5', '8', '13', '20', '30', '60', '120', '+Inf'],
+  // The histograms' bucket bounds: detection, probe round trips, push-pulls.
+  le: [
+    ...['0.5', '1', '2', '3', '5', '8', '13', '20', '30', '60', '120', '+Inf'],
+    ...['0.0005', '0.001', '0.002', '0.005', '0.01', '0.02', '0.05', '0.1', '0.2'],
+    ...['0.0025', '0.025', '0.25', '2.5', '10'],
+  ],
 };
 
 async function formed(seed: number, n: number): Promise<{ c: MemoryCluster; members: Member[] }> {

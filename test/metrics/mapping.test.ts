@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemberEvent } from '../../src/membership/events.js';
 import { fdkitMetrics } from '../../src/metrics/fdkit-metrics.js';
 import type { MonitorMetricsSource } from '../../src/metrics/monitor-metrics.js';
-import type { NodeMetricsSource } from '../../src/metrics/node-metrics.js';
+import type { NodeMeasurement, NodeMetricsSource } from '../../src/metrics/node-metrics.js';
 import type { HeartbeatMonitorCounters } from '../../src/node/heartbeat-monitor-counters.js';
 import type { NodeCounters } from '../../src/node/node-counters.js';
 import { scrape } from './prometheus-text.js';
@@ -24,9 +24,10 @@ function distinct<K extends string>(fields: readonly K[], from = 0): Record<K, n
   return Object.fromEntries(fields.map((f, i) => [f, PRIMES[from + i]!])) as Record<K, number>;
 }
 
+// `never`: a listener of member events and one of durations both fit.
 const quiet = {
-  on: (_: MemberEvent['type'], __: (e: MemberEvent) => void) => undefined,
-  off: (_: MemberEvent['type'], __: (e: MemberEvent) => void) => undefined,
+  on: (_: MemberEvent['type'] | NodeMeasurement, __: (e: never) => void) => undefined,
+  off: (_: MemberEvent['type'] | NodeMeasurement, __: (e: never) => void) => undefined,
 };
 
 describe('the counter behind each metric', () => {
@@ -52,6 +53,7 @@ describe('the counter behind each metric', () => {
         'nacksReceived',
         'suspicions',
         'refutations',
+        'refutationsSeen',
         'nameConflicts',
         'deaths',
         'lateTimers',
@@ -81,6 +83,7 @@ describe('the counter behind each metric', () => {
       ['x_nacks_received_total', {}, c.nacksReceived!],
       ['x_suspicions_raised_total', {}, c.suspicions!],
       ['x_refutations_total', {}, c.refutations!],
+      ['x_refutations_seen_total', {}, c.refutationsSeen!],
       ['x_name_conflicts_total', {}, c.nameConflicts!],
       ['x_push_pulls_total', {}, c.pushPulls!],
       ['x_late_timers_total', {}, c.lateTimers!],

@@ -95,4 +95,34 @@ describe('prom-client, an optional peer dependency', () => {
       message: expect.stringContaining('npm install prom-client@^15.1.0'),
     });
   });
+
+  it("without it a node's metrics option rejects start() with FDKIT_MISSING_DEPENDENCY, before binding", () => {
+    const { status, stdout, stderr } = runNode(
+      `
+      const fdkit = await import(${JSON.stringify(ROOT)});
+      let binds = 0;
+      const transport = () => { binds++; return Promise.reject(new Error('bound')); };
+      const node = fdkit.createNode({ bind: '127.0.0.1:0', transport, metrics: {} });
+      let error;
+      try { await node.start(); } catch (e) { error = e; }
+      console.log(JSON.stringify({
+        isMissing: error instanceof fdkit.MissingDependencyError,
+        code: error?.code,
+        message: error?.message,
+        binds,
+      }));
+    `,
+      true,
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      isMissing: true,
+      code: 'FDKIT_MISSING_DEPENDENCY',
+      message: expect.stringMatching(
+        /^createNode: option metrics needs the prom-client package.*npm install prom-client@\^15\.1\.0$/,
+      ),
+      binds: 0,
+    });
+  });
 });

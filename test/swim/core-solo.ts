@@ -8,7 +8,7 @@ import type { Clock } from '../../src/runtime/clock.js';
 import { Random } from '../../src/runtime/random.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import { SwimCore, type SwimCoreOptions } from '../../src/swim/core.js';
-import type { SwimEnvironment } from '../../src/swim/environment.js';
+import type { Measurement, SwimEnvironment } from '../../src/swim/environment.js';
 import type { SwimEvent } from '../../src/swim/events.js';
 import type { Packet, StreamMessage } from '../../src/swim/messages.js';
 import { addressOf, type ListEntry, memberList } from './swim-scripted.js';
@@ -31,12 +31,15 @@ export function solo(options: Partial<SwimCoreOptions> = {}, kernel: SoloKernel 
   const packets: Array<{ to: string; packet: Packet; bytes: number }> = [];
   const streams: Array<{ to: string; message: StreamMessage }> = [];
   const watched: string[] = [];
+  /** What the core measured, in order, with the virtual time it reported each. */
+  const measures: Array<{ what: Measurement; ms: number; atMs: number }> = [];
   const env: SwimEnvironment = {
     clock: kernel.clock?.(clock) ?? clock,
     random: new Random(7),
     sendPacket: (to, packet, bytes) => packets.push({ to, packet, bytes }),
     sendStream: (to, message) => streams.push({ to, message }),
     emit: (event) => events.push(event),
+    measured: (what, ms) => measures.push({ what, ms, atMs: clock.now() }),
     ...(kernel.connect !== undefined
       ? {
           probeConnect: (_to: string, _timeoutMs: number, done: (outcome: ConnectOutcome) => void) => {
@@ -64,5 +67,5 @@ export function solo(options: Partial<SwimCoreOptions> = {}, kernel: SoloKernel 
       reply: false,
       members: memberList(entries),
     });
-  return { clock, core, packets, streams, watched, events, learn };
+  return { clock, core, packets, streams, watched, events, measures, learn };
 }
