@@ -101,7 +101,7 @@ async function agentMetrics(
   logger: Logger,
 ): Promise<{ registry: HttpMetricsSource; close: () => void } | undefined> {
   try {
-    const prom = await loadPromClient();
+    const prom = await loadPromClient('fdkit agent --http');
     const registry = new prom.Registry();
     const metrics = await fdkitMetrics(node, { registry, leader: hint });
     return { registry, close: () => metrics.close() };
