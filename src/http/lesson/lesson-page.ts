@@ -17,10 +17,10 @@ export interface LessonPage {
 const BODY = `
 <header>
   <h1>Leases need fencing: the frozen lock holder</h1>
-  <p class="lead">Client A holds the lease on <b>invoice-42</b>, reads it (not charged yet) and is frozen by
-  a GC pause. When the lease term runs out, the lock service gives the lease to client B, which reads the
-  invoice 10 ms later and charges it 20 ms after that. Then A wakes up and writes its charge. Move the
-  pause against the term, then turn on the storage's fencing check.</p>
+  <p class="lead">Client A holds the lease on <b>invoice-42</b>, reads it (not charged yet) and freezes in a
+  GC pause. When the term runs out, the lock service gives the lease to client B, which reads the invoice
+  10 ms later and charges it 20 ms after that. Then A wakes and writes its charge. Move the pause against
+  the term, then turn on the storage's fencing check.</p>
 </header>
 <section id="controls" aria-label="the scenario">
   <label>A's GC pause
@@ -34,7 +34,7 @@ const BODY = `
 <p id="verdict" role="status" aria-live="polite">running the lesson…</p>
 <p id="why"></p>
 <p id="error" role="alert" hidden></p>
-<svg id="timeline" viewBox="0 0 1000 322" role="img" aria-label="the timeline of clients A and B and the storage"></svg>
+<svg id="timeline" viewBox="0 0 1000 268" role="img" aria-label="the timeline of clients A and B and the storage"></svg>
 <div class="columns">
   <section><h2>Charges</h2><ul id="charges"></ul></section>
   <section><h2>Steps</h2><ol id="steps"></ol></section>

@@ -133,35 +133,40 @@ function niceSpan(t) {
 
 function timeline(result) {
   svg.replaceChildren();
-  const W = 1000;
   const left = 90;
-  const right = 975;
-  const lanes = { A: 80, B: 165, storage: 250 };
+  const right = 945;
+  const lanes = { A: 72, B: 138, storage: 202 };
+  const axis = 242;
   const last = result.steps.reduce((m, s) => Math.max(m, s.t), result.input.termMs);
   const span = niceSpan(last);
   const x = (t) => left + (t / span) * (right - left);
+  // A label near the right edge ends at its mark instead of starting there.
+  const label = (t, y, text, attrs) => {
+    const end = x(t) > right - 190;
+    return draw(svg, 'text', Object.assign({ x: end ? x(t) - 12 : x(t) + 12, y: y, 'text-anchor': end ? 'end' : 'start' }, attrs || {}), text);
+  };
   for (const name of Object.keys(lanes)) {
     draw(svg, 'line', { x1: left, x2: right, y1: lanes[name], y2: lanes[name], stroke: '#d5dbe3' });
     draw(svg, 'text', { x: 12, y: lanes[name] + 5, class: 'lane' }, name === 'storage' ? 'storage' : 'client ' + name);
   }
+  draw(svg, 'line', { x1: left, x2: right, y1: axis, y2: axis, stroke: '#5b6675' });
   for (let i = 0; i <= 5; i++) {
     const t = (span / 5) * i;
-    draw(svg, 'line', { x1: x(t), x2: x(t), y1: 290, y2: 296, stroke: '#5b6675' });
-    draw(svg, 'text', { x: x(t), y: 312, 'text-anchor': 'middle', class: 'small' }, Math.round(t) + ' ms');
+    draw(svg, 'line', { x1: x(t), x2: x(t), y1: axis, y2: axis + 6, stroke: '#5b6675' });
+    draw(svg, 'text', { x: x(t), y: axis + 20, 'text-anchor': 'middle', class: 'small' }, Math.round(t) + ' ms');
   }
-  draw(svg, 'line', { x1: left, x2: right, y1: 290, y2: 290, stroke: '#5b6675' });
   const term = result.input.termMs;
-  draw(svg, 'line', { x1: x(term), x2: x(term), y1: 22, y2: 290, stroke: '#c8312c', 'stroke-dasharray': '5 4' });
-  draw(svg, 'text', { x: x(term) + 4, y: 18, fill: '#c8312c' }, 'term ends (' + term + ' ms)');
+  draw(svg, 'line', { x1: x(term), x2: x(term), y1: 20, y2: axis, stroke: '#c8312c', 'stroke-dasharray': '5 4' });
+  draw(svg, 'text', { x: x(term) + 4, y: 15, fill: '#c8312c' }, 'term ends (' + term + ' ms)');
   const at = (pred) => result.steps.find(pred);
   const aEnd = at((s) => s.actor === 'lock' && (s.action === 'A\'s lease expires' || s.action === 'A releases the lease'));
   const aLeaseEnd = aEnd ? aEnd.t : span;
-  draw(svg, 'rect', { x: x(0), y: lanes.A - 38, width: x(aLeaseEnd) - x(0), height: 7, rx: 3, fill: '#2f6fd6' });
-  draw(svg, 'text', { x: x(0), y: lanes.A - 44 }, 'A holds the lease, token 1');
+  draw(svg, 'rect', { x: x(0), y: lanes.A - 30, width: Math.max(2, x(aLeaseEnd) - x(0)), height: 7, rx: 3, fill: '#2f6fd6' });
+  draw(svg, 'text', { x: x(0), y: lanes.A - 35 }, 'A holds the lease, token 1');
   const grantB = at((s) => s.actor === 'lock' && s.action === 'grants the lease to B');
   if (grantB) {
-    draw(svg, 'rect', { x: x(grantB.t), y: lanes.B - 38, width: right - x(grantB.t), height: 7, rx: 3, fill: '#8a4fd0' });
-    draw(svg, 'text', { x: x(grantB.t), y: lanes.B - 44 }, 'B holds the lease, token ' + grantB.token);
+    draw(svg, 'rect', { x: x(grantB.t), y: lanes.B - 28, width: right - x(grantB.t), height: 7, rx: 3, fill: '#8a4fd0' });
+    draw(svg, 'text', { x: x(grantB.t), y: lanes.B - 33 }, 'B holds the lease, token ' + grantB.token);
   }
   const sleep = at((s) => s.actor === 'A' && s.action.indexOf('pause begins') !== -1);
   const wake = at((s) => s.actor === 'A' && s.action.startsWith('wakes'));
@@ -173,24 +178,24 @@ function timeline(result) {
   for (const s of result.steps) {
     if (s.actor === 'B' && s.action.startsWith('reads')) {
       draw(svg, 'circle', { cx: x(s.t), cy: lanes.B, r: 5, fill: '#8a4fd0' });
-      draw(svg, 'text', { x: x(s.t) + 8, y: lanes.B + 18, class: 'small' }, 'B ' + s.action);
+      label(s.t, lanes.B + 4, 'B ' + s.action, { class: 'small' });
     }
     if (s.actor === 'storage' && s.action === 'B claims its token') {
-      draw(svg, 'rect', { x: x(s.t) - 5, y: lanes.storage - 5, width: 10, height: 10, fill: '#8a4fd0', transform: 'rotate(45 ' + x(s.t) + ' ' + lanes.storage + ')' });
-      draw(svg, 'text', { x: x(s.t) + 8, y: lanes.storage - 10, class: 'small' }, 'B claims token ' + s.token);
+      const cy = lanes.storage - 24;
+      draw(svg, 'rect', { x: x(s.t) - 5, y: cy - 5, width: 10, height: 10, fill: '#8a4fd0', transform: 'rotate(45 ' + x(s.t) + ' ' + cy + ')' });
+      draw(svg, 'text', { x: x(s.t) - 10, y: cy + 4, 'text-anchor': 'end', class: 'small' }, 'B claims token ' + s.token);
     }
     if (!isCharge(s)) continue;
     const who = s.action.charAt(0);
     const ok = s.outcome === 'accepted';
     const colour = ok ? '#1f8a4c' : '#c8312c';
-    const writeLine = draw(svg, 'line', { x1: x(s.t), x2: x(s.t), y1: lanes[who] + 12, y2: lanes.storage - 10, stroke: colour, 'stroke-width': 2 });
-    writeLine.dataset.write = who;
+    const path = draw(svg, 'line', { x1: x(s.t), x2: x(s.t), y1: lanes[who] + 12, y2: lanes.storage - 10, stroke: colour, 'stroke-width': 2 });
+    path.dataset.write = who;
     const mark = draw(svg, 'circle', { cx: x(s.t), cy: lanes.storage, r: 9, fill: colour });
     mark.dataset.outcome = s.outcome;
     draw(svg, 'text', { x: x(s.t), y: lanes.storage + 4, 'text-anchor': 'middle', fill: '#fff', 'font-weight': 700 }, ok ? '\u2713' : '\u2717');
-    draw(svg, 'text', { x: x(s.t) + 12, y: lanes.storage + 22 + 14 * (row++ % 2), fill: colour }, who + '\'s write (token ' + s.token + ') ' + s.outcome);
+    label(s.t, lanes.storage + 24 + 13 * (row++ % 2), who + '\'s write (token ' + s.token + ') ' + s.outcome, { fill: colour });
   }
-  svg.setAttribute('viewBox', '0 0 ' + W + ' 322');
 }
 
 for (const name of Object.keys(fields)) {
