@@ -36,7 +36,7 @@ try {
     await page.fill('#term-ms', String(shot.term));
     await page.setChecked('#fencing', shot.fencing);
     const shown = `pause=${shot.pause}&term=${shot.term}&fencing=${shot.fencing ? 1 : 0}`;
-    await page.waitForFunction((q) => document.body.dataset.shown === q, shown, { timeout: 10_000 });
+    await page.waitForSelector(`body[data-shown="${shown}"]`, { state: 'attached', timeout: 10_000 });
     // Neither field keeps the focus ring or the caret in the picture.
     await page.locator('body').click({ position: { x: 2, y: 2 } });
     await page.screenshot({ path: `${DOCS}${shot.file}` });

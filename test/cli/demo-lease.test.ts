@@ -89,21 +89,22 @@ describe('fdkit demo lease --http', () => {
   it('serves the lesson at the URL it prints, until interrupted, then exits 0', async () => {
     const run = start('demo', 'lease', '--http', '127.0.0.1:0');
     const said = await run.line(/^lease lesson at /);
-    const url = /^lease lesson at (http:\/\/127\.0\.0\.1:(\d+)\/)$/.exec(said);
-    expect(url, said).not.toBeNull();
-    expect(Number(url![2])).toBeGreaterThan(0);
-    const body = await (await fetch(`${url![1]}lesson/run?pause=2000&term=1000&fencing=0`)).json();
+    const match = /^lease lesson at (http:\/\/127\.0\.0\.1:(\d+)\/)$/.exec(said);
+    expect(match, said).not.toBeNull();
+    const [, page = '', port] = match!;
+    expect(Number(port)).toBeGreaterThan(0);
+    const body = await (await fetch(`${page}lesson/run?pause=2000&term=1000&fencing=0`)).json();
     expect(body).toMatchObject({ charges: 2, doubleCharge: true });
     let ended = false;
     void run.status.then(() => {
       ended = true;
     });
     // Still serving: nothing ends it but the interrupt.
-    expect((await fetch(url![1])).status).toBe(200);
+    expect((await fetch(page)).status).toBe(200);
     expect(ended).toBe(false);
     run.interrupt();
     expect(await run.status).toBe(0);
-    await expect(fetch(url![1])).rejects.toThrow();
+    await expect(fetch(page)).rejects.toThrow();
     expect(run.stderr()).toBe('');
   });
 

@@ -51,14 +51,19 @@ async function set(pause: number, term: number, fencing: boolean): Promise<void>
   await page.fill('#term-ms', String(term));
   await page.setChecked('#fencing', fencing);
   const shown = `pause=${pause}&term=${term}&fencing=${fencing ? 1 : 0}`;
-  await page.waitForFunction((q) => document.body.dataset.shown === q, shown, { timeout: 5000 });
+  await shows(shown);
+}
+
+/** Waits until the page shows the answer to `query` (the page sets `data-shown` once it has drawn it). */
+async function shows(query: string): Promise<void> {
+  await page.waitForSelector(`body[data-shown="${query}"]`, { state: 'attached', timeout: 5000 });
 }
 
 const texts = (selector: string) => page.locator(selector).allTextContents();
 
 describe('the lease lesson page', () => {
   it('shows a double charge on load: a 2000 ms pause against a 1000 ms term, fencing off', async () => {
-    await page.waitForFunction(() => document.body.dataset.shown !== undefined, undefined, { timeout: 5000 });
+    await page.waitForSelector('body[data-shown]', { state: 'attached', timeout: 5000 });
     expect(await page.inputValue('#pause-ms')).toBe('2000');
     expect(await page.inputValue('#term-ms')).toBe('1000');
     expect(await page.isChecked('#fencing')).toBe(false);
@@ -107,7 +112,7 @@ describe('the lease lesson page', () => {
     // The slider drives the number field and the run.
     await page.locator('#pause-range').fill('300');
     expect(await page.inputValue('#pause-ms')).toBe('300');
-    await page.waitForFunction(() => document.body.dataset.shown === 'pause=300&term=1000&fencing=0');
+    await shows('pause=300&term=1000&fencing=0');
     expect(await texts('#charges li')).toEqual(["A's charge at 300 ms, token 1"]);
   });
 

@@ -116,7 +116,7 @@ function why(result) {
   }
   const late = 'A\'s lease ran out at ' + termMs + ' ms, but A was paused and could not know it; ';
   if (read && read.action.indexOf('already') !== -1) {
-    return late + 'A wrote at ' + pauseMs + ' ms, before B read at ' + read.t + ' ms, so B saw the charge.';
+    return late + 'it wrote at ' + pauseMs + ' ms, before B read at ' + read.t + ' ms, so B saw the charge: luck, not safety.';
   }
   if (result.doubleCharge) {
     return late + 'B read "not charged" at ' + (read ? read.t : '?') + ' ms and charged; A woke at ' + pauseMs + ' ms and charged again.';
