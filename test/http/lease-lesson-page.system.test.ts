@@ -107,6 +107,8 @@ describe('the lease lesson page', () => {
   it('turns double at term + 11 ms and not at term + 10 ms, with the slider too', async () => {
     await set(1010, 1000, false);
     expect(await page.textContent('#verdict')).toMatch(/^charged once$/i);
+    // Lucky, not safe: A wrote with an expired lease, just before B looked.
+    expect(await page.textContent('#why')).toMatch(/wrote at 1010 ms, before B read at 1010 ms/);
     await set(1011, 1000, false);
     expect(await page.textContent('#verdict')).toMatch(/charged twice/i);
     // The slider drives the number field and the run.

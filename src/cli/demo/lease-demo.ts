@@ -5,7 +5,7 @@
  */
 
 import { type LeaseLessonInput, runLeaseLesson } from '../../fencing/lesson/lease-lesson.js';
-import { startLessonServer } from '../../http/lesson/lesson-server.js';
+import { type LessonServer, startLessonServer } from '../../http/lesson/lesson-server.js';
 import { addressProblem, parseAddress } from '../../transport/address.js';
 import { commandFlags, stringFlag, UsageError } from '../args.js';
 
@@ -36,7 +36,7 @@ export async function runLeaseDemo(argv: readonly string[], io: LeaseDemoIo): Pr
   }
   const { host, port } = listenAddress(http);
   const signal = io.interrupted();
-  let server: Awaited<ReturnType<typeof startLessonServer>>;
+  let server: LessonServer;
   try {
     server = await startLessonServer(host, port);
   } catch (error) {

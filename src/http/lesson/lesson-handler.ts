@@ -15,7 +15,7 @@ import { lessonQuery } from './lesson-query.js';
 import { sendError, sendJson, sendPage } from './respond.js';
 
 /** The body of `GET /lesson/run`: the input as read from the query, and the lesson's outcome. */
-export interface LessonRunJson extends LeaseLessonResult {
+interface LessonRunJson extends LeaseLessonResult {
   readonly input: LeaseLessonInput;
 }
 

@@ -1,7 +1,7 @@
 /**
- * A server of the lease lesson alone, for `fdkit demo lease --http`: the lesson's handler, and a JSON 404
- * for every other path. Binds loopback unless told otherwise; the lesson exposes nothing but its own
- * computation, so another host is allowed, but only when asked for.
+ * A server of the lease lesson alone, for `fdkit demo lease --http` and the page's tests: the lesson's
+ * handler, and a JSON 404 for every other path. It binds the host it is given; the command's default,
+ * loopback, is the command's to choose.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
