@@ -1,10 +1,12 @@
 /**
- * `fdkit demo`: the live cluster demo (`demo/cluster-demo.ts`) on a terminal or as plain lines, and
- * `fdkit demo detector`, the phi-accrual detector in virtual time (`detector-demo.ts`).
+ * `fdkit demo`: the live cluster demo (`demo/cluster-demo.ts`) on a terminal or as plain lines,
+ * `fdkit demo detector`, the phi-accrual detector in virtual time (`detector-demo.ts`), and
+ * `fdkit demo lease`, the lease lesson as text or as a page served over HTTP (`demo/lease-demo.ts`).
  */
 import { systemClock } from '../runtime/system.js';
 import { commandFlags, numberFlag } from './args.js';
 import { runClusterDemo } from './demo/cluster-demo.js';
+import { runLeaseDemo } from './demo/lease-demo.js';
 import type { Terminal } from './demo/output.js';
 import { demoScenario } from './demo/scenario.js';
 import { defaultDemoScenario, runDetectorDemo } from './detector-demo.js';
@@ -15,6 +17,8 @@ export interface DemoIo {
   readonly stderr: NodeJS.WritableStream;
   /** The environment, for `NO_COLOR`. */
   readonly env: NodeJS.ProcessEnv;
+  /** A signal aborted by SIGINT or SIGTERM, made when asked for: it ends `fdkit demo lease --http`. */
+  readonly interrupted: () => AbortSignal;
 }
 
 /** Runs `fdkit demo` with its arguments; resolves with the exit status. */
@@ -22,6 +26,13 @@ export async function runDemoCommand(argv: readonly string[], io: DemoIo): Promi
   // A reader that goes away (`fdkit demo | head`) ends the demo and its members, not with a stack trace.
   const closed = new AbortController();
   io.stdout.on('error', (error) => closed.abort(new Error(`stdout failed (${error.message})`)));
+  if (argv[0] === 'lease') {
+    return runLeaseDemo(argv.slice(1), {
+      stdout: (text) => io.stdout.write(text),
+      stderr: (text) => io.stderr.write(text),
+      interrupted: io.interrupted,
+    });
+  }
   if (argv[0] === 'detector') {
     const flags = commandFlags('fdkit demo detector', argv.slice(1), {
       seed: { kind: 'integer', min: 0 },

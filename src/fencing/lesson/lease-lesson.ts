@@ -40,6 +40,15 @@ export interface LeaseLessonResult {
   readonly doubleCharge: boolean;
 }
 
+/**
+ * The inputs {@link runLeaseLesson} accepts, in ms: a page's server checks its query against these, so
+ * that it can refuse a value in the words of its own parameters rather than this function's options.
+ */
+export const LESSON_LIMITS = {
+  pauseMs: { min: 0, max: 600_000, integer: true },
+  termMs: { min: 100, max: 600_000, integer: true },
+} as const;
+
 /** After acquiring, B reads this much later, and writes this much after its read. */
 const B_READ_DELAY_MS = 10;
 const B_WORK_MS = 20;
@@ -49,8 +58,8 @@ const INVOICE = 'invoice-42';
 /** Runs the scenario; deterministic, no I/O. */
 export function runLeaseLesson(input: LeaseLessonInput): LeaseLessonResult {
   checkKnownKeys(OWNER, input, ['pauseMs', 'termMs', 'fencing']);
-  const pauseMs = checkNumber(OWNER, 'pauseMs', input.pauseMs, { min: 0, max: 600_000, integer: true });
-  const termMs = checkNumber(OWNER, 'termMs', input.termMs, { min: 100, max: 600_000, integer: true });
+  const pauseMs = checkNumber(OWNER, 'pauseMs', input.pauseMs, LESSON_LIMITS.pauseMs);
+  const termMs = checkNumber(OWNER, 'termMs', input.termMs, LESSON_LIMITS.termMs);
   const clock = new VirtualClock({ startMs: 0 });
   const guard = new FencingGuard();
   const steps: LessonStep[] = [];
