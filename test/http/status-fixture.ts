@@ -66,8 +66,9 @@ export class StatusFixture {
   leader: LeaderJson | null = null;
   /** When true, `/v1/events` answers 503 instead of a stream, as a server in trouble would. */
   refuseStreams = false;
+  /** The bearer token every request must carry, if any; change it to play a rotated token. */
+  token: string | undefined;
   private readonly streams = new Set<Stream>();
-  private readonly token: string | undefined;
   private readonly now: () => number;
 
   private constructor(
