@@ -183,7 +183,10 @@ describe('the status page', () => {
     expect(await page.locator('#timeline li').count()).toBe(0);
 
     server.transition('n3', 'dead', { accuser: 'n2', confirmations: 2, cause: 'suspicion-timeout' });
-    await page.waitForFunction(`document.querySelector('#rows tr[data-name="n3"]')?.dataset.state === 'dead'`, null, WITHIN);
+    // Polled from Node: a predicate polled inside the page is an eval, which the page's policy refuses.
+    await expect
+      .poll(() => page.evaluate(`document.querySelector('#rows tr[data-name="n3"]')?.dataset.state`), WITHIN)
+      .toBe('dead');
     const n3 = (await rows(page)).find((r) => r.name === 'n3')!;
     expect(n3.cells[3]).toBe('dead');
     expect(n3.cells[8]).toBe('n2 +2');

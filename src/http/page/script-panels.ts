@@ -79,7 +79,8 @@ function renderSuspicions() {
     const li = el('li');
     li.dataset.member = member.name;
     const verb = member.state === 'suspect' ? ' suspects ' : ' declared dead ';
-    const extra = member.confirmations > 0 ? ' (+' + member.confirmations + ' confirmations)' : '';
+    const n = member.confirmations;
+    const extra = n > 0 ? ' (+' + n + (n === 1 ? ' confirmation)' : ' confirmations)') : '';
     li.append(el('span', 'dot s-' + member.state), el('b', null, member.accuser || 'someone'), verb,
       el('b', null, member.name), extra);
     return li;

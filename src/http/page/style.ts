@@ -45,15 +45,15 @@ th, td { text-align: left; padding: 0 8px; height: 26px; white-space: nowrap; ov
 th { position: sticky; top: 0; background: #f1f3f5; font-weight: 600; cursor: pointer; user-select: none; z-index: 1; }
 th[aria-sort="ascending"]::after { content: " \\25B2"; font-size: 9px; }
 th[aria-sort="descending"]::after { content: " \\25BC"; font-size: 9px; }
-.w-mark { width: 28px; } .w-name { width: 17%; } .w-address { width: 15%; } .w-state { width: 84px; }
-.w-inc { width: 52px; } .w-since { width: 86px; } .w-rtt { width: 72px; } .w-phi { width: 52px; } .w-accuser { width: 16%; }
+.w-mark { width: 28px; } .w-name { width: 124px; } .w-address { width: 156px; } .w-state { width: 86px; }
+.w-inc { width: 44px; } .w-since { width: 96px; } .w-rtt { width: 64px; } .w-phi { width: 48px; } .w-accuser { width: 124px; }
 td { font-variant-numeric: tabular-nums; }
 td.mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 tr.pad td { border: 0; padding: 0; height: auto; }
 tr.local td { background: #e7f5ff; }
 td.muted, .muted { color: var(--muted); }
 #empty { padding: 16px; color: var(--muted); }
-aside { width: 380px; flex: none; display: flex; flex-direction: column; gap: 12px; min-height: 0; overflow: auto; }
+aside { width: 340px; flex: none; display: flex; flex-direction: column; gap: 12px; min-height: 0; overflow: auto; }
 dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; margin: 0; }
 dt { color: var(--muted); } dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 #grid-box { position: relative; }
