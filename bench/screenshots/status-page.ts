@@ -19,8 +19,18 @@ let wall = start;
 const server = await StatusFixture.start({ now: () => wall });
 
 const NAMES = [
-  'api-1', 'api-2', 'api-3', 'worker-1', 'worker-2', 'worker-3',
-  'worker-4', 'worker-5', 'db-1', 'db-2', 'cache-1', 'cache-2',
+  'api-1',
+  'api-2',
+  'api-3',
+  'worker-1',
+  'worker-2',
+  'worker-3',
+  'worker-4',
+  'worker-5',
+  'db-1',
+  'db-2',
+  'cache-1',
+  'cache-2',
 ];
 for (const [i, name] of NAMES.entries()) {
   wall = start - (40 + 7 * i) * 60_000;
@@ -94,7 +104,10 @@ try {
 
   await until(page, `document.querySelectorAll('#timeline li').length === 6`);
   // One poll after the last change, so the table shows the phi and RTT set above.
-  await until(page, `document.querySelector('#rows tr[data-name="worker-4"] td:nth-child(8)')?.textContent === '6.3'`);
+  await until(
+    page,
+    `document.querySelector('#rows tr[data-name="worker-4"] td:nth-child(8)')?.textContent === '6.3'`,
+  );
   await page.screenshot({ path: OUT });
   process.stdout.write(`wrote ${OUT}\n`);
 } finally {

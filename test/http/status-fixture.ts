@@ -183,31 +183,24 @@ export class StatusFixture {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
-    const json = (status: number, body: unknown): void => answer(status, 'application/json', JSON.stringify(body));
+    const json = (status: number, body: unknown): void =>
+      answer(status, 'application/json', JSON.stringify(body));
     const error = (status: number, code: string, message: string): void =>
       json(status, { error: { code, message } } satisfies ErrorJson);
+    const healthy = this.health.status === 'ready' || this.health.status === 'degraded';
 
-    if (req.method !== 'GET') return error(405, 'method', `${req.method} is not allowed`);
-    if (!this.authorized(req, url)) return error(401, 'unauthorized', 'a bearer token is required');
-    switch (url.pathname) {
-      case '/':
-        return answer(200, 'text/html; charset=utf-8', statusPageHtml());
-      case '/v1/members':
-        return json(200, [...this.members.values()]);
-      case '/v1/self':
-        return json(200, this.self);
-      case '/v1/health':
-        return json(this.health.status === 'ready' || this.health.status === 'degraded' ? 200 : 503, this.health);
-      case '/v1/leader':
-        return this.leader === null
-          ? error(404, 'no-leader-hint', 'no leader hint is configured')
-          : json(200, this.leader);
-      case '/v1/events':
-        if (this.refuseStreams) return error(503, 'unavailable', 'streams are refused');
-        return this.openStream(req, res);
-      default:
-        return error(404, 'not-found', `no ${url.pathname}`);
-    }
+    if (req.method !== 'GET') error(405, 'method', `${req.method} is not allowed`);
+    else if (!this.authorized(req, url)) error(401, 'unauthorized', 'a bearer token is required');
+    else if (url.pathname === '/') answer(200, 'text/html; charset=utf-8', statusPageHtml());
+    else if (url.pathname === '/v1/members') json(200, [...this.members.values()]);
+    else if (url.pathname === '/v1/self') json(200, this.self);
+    else if (url.pathname === '/v1/health') json(healthy ? 200 : 503, this.health);
+    else if (url.pathname === '/v1/leader' && this.leader !== null) json(200, this.leader);
+    else if (url.pathname === '/v1/leader') error(404, 'no-leader-hint', 'no leader hint is configured');
+    else if (url.pathname === '/v1/events' && this.refuseStreams)
+      error(503, 'unavailable', 'streams are refused');
+    else if (url.pathname === '/v1/events') this.openStream(req, res);
+    else error(404, 'not-found', `no ${url.pathname}`);
   }
 
   private authorized(req: IncomingMessage, url: URL): boolean {

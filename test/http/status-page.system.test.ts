@@ -39,7 +39,7 @@ let context: BrowserContext;
 // One tab for the file: a new one costs a renderer process, most of a test's time on a busy machine.
 let page: Page;
 const fixtures: StatusFixture[] = [];
-let listeners: (() => void)[] = [];
+const listeners: (() => void)[] = [];
 
 beforeAll(async () => {
   browser = await chromium.launch({
@@ -107,8 +107,8 @@ function rows(page: Page): Promise<Row[]> {
   return page.evaluate<Row[]>(ROWS);
 }
 
-function text(page: Page, selector: string): Promise<string> {
-  return page.locator(selector).innerText();
+async function text(page: Page, selector: string): Promise<string> {
+  return (await page.locator(selector).first().textContent()) ?? '';
 }
 
 /** Waits for the page to show `count` members and a live stream the fixture knows of. */
@@ -195,7 +195,7 @@ describe('the status page', () => {
     // Only the stream writes the timeline, so the entry shows the change came over SSE.
     const entry = page.locator('#timeline li[data-member="n3"]');
     await expect.poll(() => entry.getAttribute('data-type'), WITHIN).toBe('dead');
-    expect(await entry.innerText()).toContain('alive \u2192 dead · suspicion-timeout · by n2 +2');
+    expect(await entry.textContent()).toContain('alive \u2192 dead · suspicion-timeout · by n2 +2');
     expect(await text(page, '#suspicions')).toContain('n2 declared dead n3 (+2 confirmations)');
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
 
@@ -218,7 +218,9 @@ describe('the status page', () => {
     server.transition('n4', 'suspect', { accuser: 'n5' });
     server.refuseStreams = false;
     await expect.poll(() => page.locator('#conn').getAttribute('data-state'), { timeout: 3000 }).toBe('live');
-    await expect.poll(async () => (await rows(page)).find((r) => r.name === 'n4')?.state, WITHIN).toBe('suspect');
+    await expect
+      .poll(async () => (await rows(page)).find((r) => r.name === 'n4')?.state, WITHIN)
+      .toBe('suspect');
     expect(await text(page, '#suspicions')).toContain('n5 suspects n4');
   });
 
@@ -246,7 +248,9 @@ describe('the status page', () => {
     expect(first.length).toBeLessThan(100);
     expect(first[0]!.name).toBe('node-0001');
 
-    await page.evaluate(`(() => { const box = document.getElementById('table-scroll'); box.scrollTop = box.scrollHeight; })()`);
+    await page.evaluate(
+      `(() => { const box = document.getElementById('table-scroll'); box.scrollTop = box.scrollHeight; })()`,
+    );
     await expect.poll(async () => (await rows(page)).at(-1)?.name, WITHIN).toBe('node-1000');
 
     await page.fill('#search', 'node-0421');
@@ -255,16 +259,18 @@ describe('the status page', () => {
 
     await page.fill('#search', '');
     await page.selectOption('#state-filter', 'suspect');
-    await expect.poll(() => page.locator('#shown').getAttribute('data-count'), WITHIN).toBe(
-      String(expected('suspect')),
-    );
+    await expect
+      .poll(() => page.locator('#shown').getAttribute('data-count'), WITHIN)
+      .toBe(String(expected('suspect')));
     const suspects = await rows(page);
     expect(suspects.length).toBe(Math.min(expected('suspect'), suspects.length));
     expect(suspects.length).toBeGreaterThan(0);
     expect(new Set(suspects.map((r) => r.state))).toEqual(new Set(['suspect']));
 
     await page.locator('.chip[data-filter="dead"]').click();
-    await expect.poll(() => page.locator('#shown').getAttribute('data-count'), WITHIN).toBe(String(expected('dead')));
+    await expect
+      .poll(() => page.locator('#shown').getAttribute('data-count'), WITHIN)
+      .toBe(String(expected('dead')));
     expect(await page.locator('#state-filter').inputValue()).toBe('dead');
     expect(opened.errors).toEqual([]);
   });
@@ -285,7 +291,14 @@ describe('the status page', () => {
 
     expectOnlyOrigin(opened, server);
     const paths = new Set(server.requests.map((r) => new URL(r.url, server.origin).pathname));
-    expect([...paths].sort()).toEqual(['/', '/v1/events', '/v1/health', '/v1/leader', '/v1/members', '/v1/self']);
+    expect([...paths].sort()).toEqual([
+      '/',
+      '/v1/events',
+      '/v1/health',
+      '/v1/leader',
+      '/v1/members',
+      '/v1/self',
+    ]);
   });
 
   it('sends the token it was opened with, and the fixture answers 401 to a request without it', async () => {
@@ -296,7 +309,9 @@ describe('the status page', () => {
     await ready(page, server, 5);
     expect(server.requests.filter((r) => r.status === 401)).toEqual([]);
     expect(server.requests.filter((r) => r.url.startsWith('/v1/members')).length).toBeGreaterThan(0);
-    expect(server.requests.find((r) => r.url.startsWith('/v1/events'))?.url).toBe('/v1/events?token=s3cr%3Dt');
+    expect(server.requests.find((r) => r.url.startsWith('/v1/events'))?.url).toBe(
+      '/v1/events?token=s3cr%3Dt',
+    );
     expectOnlyOrigin(opened, server);
 
     for (const path of ['/', '/v1/members', '/v1/self', '/v1/health', '/v1/leader', '/v1/events']) {

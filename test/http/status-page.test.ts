@@ -96,7 +96,9 @@ describe('statusPageHtml', () => {
   });
 
   it('builds the DOM from text, never by parsing data as HTML', () => {
-    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/);
+    expect(script).not.toMatch(
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/,
+    );
     expect(script).toMatch(/textContent/);
   });
 
