@@ -1,8 +1,8 @@
 /**
  * The browser's clock for the status page: the page script's only reads of wall time and its only
  * timers. This is browser code in a string, never run by Node, and it is kept to this one file so that
- * the tidy check's exception for it (test/project/tidy.test.ts) stays as narrow as the one for
- * src/runtime/system.ts.
+ * the tidy check's exception for it (test/project/tidy.test.ts) stays as narrow as the one for the
+ * runtime's system clock.
  */
 export const SCRIPT_CLOCK = `
 const clock = {
