@@ -7,8 +7,8 @@
  * Usage: `npx tsx bench/screenshots/lease-lesson.ts`. Needs /usr/bin/chromium; downloads nothing.
  */
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startLessonServer } from '../../src/http/lesson/lesson-server.js';
+import { launchChromium } from '../../test/support/chromium.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
 const SHOTS = [
@@ -17,17 +17,7 @@ const SHOTS = [
 ] as const;
 
 const server = await startLessonServer('127.0.0.1', 0);
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(server.url);

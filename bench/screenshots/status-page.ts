@@ -7,8 +7,9 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { StatusFixture } from '../../test/http/status-fixture.js';
+import { launchChromium } from '../../test/support/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = process.argv[2] ?? join(ROOT, 'docs', 'status-page.png');
@@ -66,17 +67,7 @@ async function until(page: Page, expression: string): Promise<void> {
   throw new Error(`the page never had ${expression}`);
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(server.origin);

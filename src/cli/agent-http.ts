@@ -35,12 +35,15 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** The HTTP part of the agent's flags, checked before anything starts; undefined without `--http`. */
-export function agentHttpSpec(flags: ParsedFlags): AgentHttpSpec | undefined {
+/**
+ * The HTTP part of a command's flags (`fdkit agent`, `fdkit demo`), checked before anything starts;
+ * undefined without `--http`.
+ */
+export function agentHttpSpec(flags: ParsedFlags, program = 'fdkit agent'): AgentHttpSpec | undefined {
   const http = stringFlag(flags, 'http');
   const tokenFile = stringFlag(flags, 'http-token-file');
   if (http === undefined) {
-    if (tokenFile !== undefined) throw new UsageError('fdkit agent: --http-token-file needs --http');
+    if (tokenFile !== undefined) throw new UsageError(`${program}: --http-token-file needs --http`);
     return undefined;
   }
   const address = /^\d+$/.test(http) ? `127.0.0.1:${http}` : http;
@@ -49,30 +52,30 @@ export function agentHttpSpec(flags: ParsedFlags): AgentHttpSpec | undefined {
   try {
     ({ host, port } = parseAddress(address, { label: '--http', allowPortZero: true }));
   } catch (error) {
-    throw new UsageError(`fdkit agent: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`${program}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const token = tokenFile === undefined ? undefined : readToken(tokenFile);
+  const token = tokenFile === undefined ? undefined : readToken(program, tokenFile);
   if (token === undefined && !isLoopback(host)) {
     throw new UsageError(
-      `fdkit agent: --http ${http} is not a loopback address; the API can make the member leave, so anything but loopback needs --http-token-file`,
+      `${program}: --http ${http} is not a loopback address; the API can make the member leave, so anything but loopback needs --http-token-file`,
     );
   }
   return { host, port, token };
 }
 
-function readToken(path: string): string {
+function readToken(program: string, path: string): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new UsageError(
-      `fdkit agent: --http-token-file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      `${program}: --http-token-file ${path}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   const token = text.trim();
   if (token.length < TOKEN_MIN_LENGTH || /\s/.test(token)) {
     throw new UsageError(
-      `fdkit agent: --http-token-file ${path} must hold one token of at least ${TOKEN_MIN_LENGTH} characters without white space, got ${token.length} characters`,
+      `${program}: --http-token-file ${path} must hold one token of at least ${TOKEN_MIN_LENGTH} characters without white space, got ${token.length} characters`,
     );
   }
   return token;

@@ -4,6 +4,7 @@
  * `fdkit demo lease`, the lease lesson as text or as a page served over HTTP (`demo/lease-demo.ts`).
  */
 import { systemClock } from '../runtime/system.js';
+import { agentHttpSpec } from './agent-http.js';
 import { commandFlags, numberFlag } from './args.js';
 import { runClusterDemo } from './demo/cluster-demo.js';
 import { runLeaseDemo } from './demo/lease-demo.js';
@@ -46,7 +47,9 @@ export async function runDemoCommand(argv: readonly string[], io: DemoIo): Promi
     });
     return 0;
   }
-  const flags = commandFlags('fdkit demo', argv, { plain: { kind: 'boolean' } });
+  const flags = commandFlags('fdkit demo', argv, { plain: { kind: 'boolean' }, http: { kind: 'string' } });
+  // The demo's members run no token: its page is for loopback, where the agent's rule allows none.
+  const http = agentHttpSpec(flags, 'fdkit demo');
   const stdout = io.stdout;
   const live = flags.get('plain') !== true && stdout.isTTY === true;
   return runClusterDemo({
@@ -57,6 +60,9 @@ export async function runDemoCommand(argv: readonly string[], io: DemoIo): Promi
       ? { kind: 'live', terminal: terminalOf(stdout), colour: (io.env.NO_COLOR ?? '') === '' }
       : { kind: 'plain', write: (line) => stdout.write(`${line}\n`) },
     error: (line) => io.stderr.write(`${line}\n`),
+    ...(http === undefined
+      ? {}
+      : { http: http.host.includes(':') ? `[${http.host}]:${http.port}` : `${http.host}:${http.port}` }),
   });
 }
 

@@ -51,21 +51,33 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
     about: ['makes a running agent leave the cluster gracefully and exit'],
   },
   demo: {
-    synopsis: ['demo [--plain]'],
+    synopsis: ['demo [--plain] [--http [HOST:]PORT]'],
     about: [
       'a live cluster of 5 member processes on 127.0.0.1, each with a',
       'leader hint: the leader is killed (SIGKILL) and the hints move,',
       'one member is paused for 3 s (SIGSTOP); a table of how each member',
       'sees the others, then a timeline; ends by itself within 60 s.',
-      'Plain lines when stdout is not a terminal, or with --plain',
+      'Plain lines when stdout is not a terminal, or with --plain. --http:',
+      'the seed serves the status page and HTTP API while the demo runs',
+      '(on 127.0.0.1 unless HOST is given; port 0: any free port)',
     ],
-    subcommands: ['demo detector'],
+    subcommands: ['demo detector', 'demo lease'],
   },
   'demo detector': {
     synopsis: ['demo detector [--seed N] [--pause-ms MS]'],
     about: [
       'a phi-accrual detector watching a heartbeat stream with a pause',
       'and a crash, in virtual time',
+    ],
+  },
+  'demo lease': {
+    synopsis: ['demo lease [--http [HOST:]PORT]'],
+    about: [
+      "the lease lesson: a lock holder's GC pause against the lease term,",
+      "without and with the storage's fencing check, on a virtual clock.",
+      'With --http, an interactive page on 127.0.0.1 unless HOST is given',
+      '(port 0: any free port; the URL is printed) until SIGINT or SIGTERM;',
+      'without, three cases as text',
     ],
   },
   sim: {

@@ -17,8 +17,8 @@ export interface HttpHandlerOptions {
    * bind it to loopback.
    */
   readonly token?: string;
-  /** The HTML served at `/`: the status page by default; `false` answers 404 there. */
-  readonly page?: string | false;
+  /** Whether `/` serves the [status page](docs/status-page.md). Default true; `false` answers 404 there. */
+  readonly page?: boolean;
   /**
    * Whether the member has joined, for `/v1/health` (`starting` until then). Default: once it holds
    * another member alive. A member started alone, as the first of a cluster, should say `() => true`.
@@ -37,7 +37,7 @@ export interface ResolvedHttpOptions {
   readonly leader: HttpLeaderSource | undefined;
   readonly metrics: HttpMetricsSource | undefined;
   readonly token: string | undefined;
-  readonly page: string | false;
+  readonly page: boolean;
   readonly joined: (() => boolean) | undefined;
   readonly onLeave: ((result: HttpLeaveResult) => void) | undefined;
   readonly heartbeatMs: number;
@@ -108,7 +108,7 @@ export function resolveHttpOptions(options: HttpHandlerOptions): ResolvedHttpOpt
     leader,
     metrics,
     token,
-    page: page ?? false,
+    page: page ?? true,
     joined,
     onLeave,
     heartbeatMs,

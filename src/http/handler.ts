@@ -17,7 +17,8 @@ import {
 import type { HttpLeaderChange, HttpMemberEventName, HttpSource } from './http-source.js';
 import { readJoinSeeds, TOO_LARGE } from './join-body.js';
 import { TransitionLog } from './member-json.js';
-import { type HttpErrorCode, sendError, sendJson, sendText } from './respond.js';
+import { statusPage } from './page/status-page.js';
+import { type HttpErrorCode, sendError, sendJson, sendPage, sendText } from './respond.js';
 
 /** A `node:http` request listener that also ends its event streams and listeners on `close()`. */
 export interface FdkitHttpHandler {
@@ -161,9 +162,9 @@ class HttpApi {
 
   private page(r: Request): void {
     this.method(r, 'GET');
-    if (this.options.page === false)
-      throw new HttpFailure(404, 'FDKIT_HTTP_NOT_FOUND', 'no page is served at /');
-    sendText(r.res, 'text/html; charset=utf-8', this.options.page);
+    if (!this.options.page) throw new HttpFailure(404, 'FDKIT_HTTP_NOT_FOUND', 'no page is served at /');
+    const page = statusPage();
+    sendPage(r.res, page.html, page.policy);
   }
 
   private async metrics(r: Request): Promise<void> {

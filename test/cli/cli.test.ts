@@ -44,9 +44,10 @@ async function fdkit(...argv: string[]): Promise<Outcome> {
 
 const USAGE = {
   agent:
-    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join]',
-  demo: 'Usage: fdkit demo [--plain]',
+    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join] [--http [HOST:]PORT [--http-token-file PATH]]',
+  demo: 'Usage: fdkit demo [--plain] [--http [HOST:]PORT]',
   'demo detector': 'Usage: fdkit demo detector [--seed N] [--pause-ms MS]',
+  'demo lease': 'Usage: fdkit demo lease [--http [HOST:]PORT]',
   sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--json]',
   trace: 'Usage: fdkit trace generate|replay [flags]',
   'trace generate':
@@ -55,6 +56,10 @@ const USAGE = {
   record:
     'Usage: fdkit record --bind HOST:PORT --peer HOST:PORT [--peer ...] --seconds S --out FILE [--interval-ms 1000] [--name N]',
   tune: 'Usage: fdkit tune --trace FILE [--target-detection MS] [--max-mistakes-per-hour X] [--detection-stat max|p99|mean] [--out DIR]',
+  members: 'Usage: fdkit members --http ADDR [--token-file PATH] [--json] [--state alive|suspect|dead|left]',
+  leader: 'Usage: fdkit leader --http ADDR [--token-file PATH] [--json]',
+  events: 'Usage: fdkit events --http ADDR [--token-file PATH] [--json]',
+  leave: 'Usage: fdkit leave --http ADDR [--token-file PATH]',
   help: 'Usage: fdkit help [COMMAND]',
   version: 'Usage: fdkit version',
 } as const;

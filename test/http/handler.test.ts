@@ -7,6 +7,7 @@ import { LifecycleError } from '../../src/errors.js';
 import type { HealthJson, MemberJson, SelfJson } from '../../src/http/api-types.js';
 import { fdkitHttpHandler } from '../../src/http/handler.js';
 import type { HttpHandlerOptions } from '../../src/http/handler-options.js';
+import { statusPage } from '../../src/http/page/status-page.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import { FakeLeader, FakeMember, member } from './fake-member.js';
 import { openSse, type Served, serve } from './serve.js';
@@ -244,7 +245,7 @@ describe('/v1/events', () => {
 
 describe('the bearer token', () => {
   it('is needed on every endpoint but the page, in the header, or in the query of the event stream only', async () => {
-    const url = await start(threeMembers(), { token: TOKEN, page: '<!doctype html><title>x</title>' });
+    const url = await start(threeMembers(), { token: TOKEN });
     const refused = await fetch(`${url}/v1/members`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="fdkit"');
@@ -318,13 +319,16 @@ describe('/metrics and /', () => {
       contentType: 'text/plain; version=0.0.4',
       metrics: async () => 'fdkit_members{state="alive"} 3\n',
     };
-    const url = await start(threeMembers(), { metrics, page: '<!doctype html><p>page</p>' });
+    const url = await start(threeMembers(), { metrics });
     const res = await fetch(`${url}/metrics`);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4');
     expect(await res.text()).toBe('fdkit_members{state="alive"} 3\n');
     const page = await fetch(`${url}/`);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await page.text()).toBe('<!doctype html><p>page</p>');
+    expect(await page.text()).toBe(statusPage().html);
+    expect(page.headers.get('content-security-policy')).toBe(
+      `${statusPage().policy}; frame-ancestors 'none'`,
+    );
     await served?.close();
     const bare = await start(threeMembers(), { page: false });
     expect((await fetch(`${bare}/metrics`)).status).toBe(404);

@@ -73,7 +73,7 @@ describe('GET /lesson/run', () => {
   ])('refuses %s with a 400 naming %s and %s', async (query, parameter, value) => {
     const error = await errorOf(`/lesson/run?${query}`);
     expect(error.status).toBe(400);
-    expect(error.code).toBe('FDKIT_BAD_QUERY');
+    expect(error.code).toBe('FDKIT_HTTP_BAD_REQUEST');
     expect(error.message).toMatch(new RegExp(`parameter '?${parameter}\\b`));
     expect(error.message).toContain(value);
   });
@@ -89,7 +89,7 @@ describe('the other answers', () => {
   it('is 404 for another path, the run path with a suffix included', async () => {
     for (const path of ['/nope', '/lesson/run/x', '/lesson/', '/index.html']) {
       const error = await errorOf(path);
-      expect(error, path).toMatchObject({ status: 404, code: 'FDKIT_NOT_FOUND' });
+      expect(error, path).toMatchObject({ status: 404, code: 'FDKIT_HTTP_NOT_FOUND' });
     }
   });
 
@@ -102,9 +102,7 @@ describe('the other answers', () => {
       const response = await fetch(url(path), { method });
       expect(response.status, `${method} ${path}`).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD');
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
-        'FDKIT_METHOD_NOT_ALLOWED',
-      );
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('FDKIT_HTTP_METHOD');
     }
   });
 

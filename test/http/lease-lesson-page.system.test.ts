@@ -9,18 +9,10 @@
  * are test/fencing/lease-lesson.test.ts's.
  */
 // tier: system (launches a chromium process through playwright-core)
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LessonServer, startLessonServer } from '../../src/http/lesson/lesson-server.js';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { launchChromium } from '../support/chromium.js';
 
 let server: LessonServer;
 let browser: Browser;
@@ -30,7 +22,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   server = await startLessonServer('127.0.0.1', 0);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('request', (request) => requests.push(request.url()));
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

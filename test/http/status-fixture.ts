@@ -1,6 +1,6 @@
 /**
  * A stand-in for the agent's HTTP server, for the status page's tests and screenshot: it serves
- * statusPageHtml() at `/` and the `/v1/*` JSON of src/http/api-types.ts from an in-memory model that the
+ * statusPage() at `/` and the `/v1/*` JSON of src/http/api-types.ts from an in-memory model that the
  * caller changes, pushing each change down the open `/v1/events` streams as the agent would. With a
  * token, every request must carry `Authorization: Bearer <token>`; `/` and `/v1/events` also take it as
  * `?token=`, which is all a browser's address bar and an EventSource can send.
@@ -15,7 +15,7 @@ import type {
   SelfJson,
   StreamEventJson,
 } from '../../src/http/api-types.js';
-import { statusPageHtml } from '../../src/http/page/status-page.js';
+import { statusPage } from '../../src/http/page/status-page.js';
 import type { MemberStateName } from '../../src/membership/member-state.js';
 
 /** Options of {@link StatusFixture.start}. */
@@ -191,7 +191,7 @@ export class StatusFixture {
 
     if (req.method !== 'GET') error(405, 'method', `${req.method} is not allowed`);
     else if (!this.authorized(req, url)) error(401, 'unauthorized', 'a bearer token is required');
-    else if (url.pathname === '/') answer(200, 'text/html; charset=utf-8', statusPageHtml());
+    else if (url.pathname === '/') answer(200, 'text/html; charset=utf-8', statusPage().html);
     else if (url.pathname === '/v1/members') json(200, [...this.members.values()]);
     else if (url.pathname === '/v1/self') json(200, this.self);
     else if (url.pathname === '/v1/health') json(healthy ? 200 : 503, this.health);

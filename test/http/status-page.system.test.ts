@@ -4,16 +4,10 @@
  * the one that served it, and that it carries a token given in its address to every request.
  */
 // tier: system (drives a Chromium process through playwright-core)
-import {
-  type Browser,
-  type BrowserContext,
-  type ConsoleMessage,
-  chromium,
-  type Page,
-  type Request,
-} from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberStateName } from '../../src/membership/member-state.js';
+import { launchChromium } from '../support/chromium.js';
 import { StatusFixture, type StatusFixtureOptions } from './status-fixture.js';
 
 const WITHIN = { timeout: 2000 };
@@ -51,17 +45,7 @@ const fixtures: StatusFixture[] = [];
 const listeners: (() => void)[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   // Bounds every wait of a locator, which would otherwise wait 30 s for a missing element.
   context.setDefaultTimeout(2000);

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { statusPageHtml } from '../../src/http/page/status-page.js';
+import { statusPage } from '../../src/http/page/status-page.js';
 
 const VOID = new Set(['meta', 'link', 'input', 'col', 'br', 'img', 'hr']);
 const RAW = new Set(['script', 'style']);
@@ -55,13 +55,13 @@ function structureProblems(html: string): string[] {
   return problems;
 }
 
-const html = statusPageHtml();
+const { html, policy: headerPolicy } = statusPage();
 const [script] = contents(html, 'script');
 const [style] = contents(html, 'style');
 
-describe('statusPageHtml', () => {
+describe('statusPage', () => {
   it('builds the page once and returns that same string after', () => {
-    expect(statusPageHtml()).toBe(html);
+    expect(statusPage().html).toBe(html);
     expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
   });
 
@@ -122,6 +122,8 @@ describe('statusPageHtml', () => {
       "base-uri 'none'",
       "form-action 'none'",
     ]);
+    // The header a server sends carries the same policy as the page's own <meta>.
+    expect(headerPolicy).toBe(policy);
     // Style attributes would need 'unsafe-inline': the markup has none, the script sets styles through the DOM.
     expect(html).not.toMatch(/\sstyle="/);
   });

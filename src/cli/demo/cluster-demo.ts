@@ -42,6 +42,11 @@ export interface ClusterDemoOptions {
   readonly error: (line: string) => void;
   /** Stops the demo early (its members too); the reason's message is the explanation. */
   readonly signal?: AbortSignal;
+  /**
+   * `host:port` where the seed, which the scenario neither kills nor pauses, serves the HTTP API and
+   * the status page for as long as the demo runs (`fdkit demo --http`).
+   */
+  readonly http?: string;
 }
 
 /** How often a bounded wait looks again. */
@@ -101,6 +106,7 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<numbe
       case 'ready':
         view.ready(name, message.address);
         out.note(now(), `${name} listening on ${message.address} (pid ${view.member(name).pid})`);
+        if (message.http !== undefined) out.note(now(), `status page of ${name}: ${message.http}/`);
         return;
       case 'event': {
         const o = view.event(name, message, message.wallMs - startWallMs);
@@ -267,7 +273,8 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<numbe
     ];
     const readyBy = clock.now() + s.readyTimeoutMs;
     out.phase(now(), `starting ${first}, the seed`);
-    view.started(first, processes.spawn(first, args(first)));
+    const served = options.http === undefined ? [] : [`--http=${options.http}`];
+    view.started(first, processes.spawn(first, [...args(first), ...served]));
     const seedReady = await waitFor(() => view.member(first).address !== undefined, readyBy - clock.now());
     const seed = view.member(first).address;
     if (!seedReady || seed === undefined) throw notReady([first]);

@@ -3,8 +3,9 @@
  * ephemeral port of 127.0.0.1 with a leader hint, that reports its address, its membership events, its
  * hint's changes and, a few times a second, its view of the cluster over the IPC channel (`messages.ts`).
  *
- * Arguments: NAME PROFILE STATUS_INTERVAL_MS PRIORITY [SEED]; the priority goes in its metadata
- * (`priority=N`), which is how every member's hint ranks it. It ends when the channel closes: that is how the demo
+ * Arguments: NAME PROFILE STATUS_INTERVAL_MS PRIORITY [SEED] [--http=HOST:PORT]; the priority goes in its
+ * metadata (`priority=N`), which is how every member's hint ranks it; with `--http=` it also serves the
+ * HTTP API and the status page there (`fdkit demo --http`). It ends when the channel closes: that is how the demo
  * stops it, and also what happens when the demo dies, so a member never outlives its demo.
  */
 import { pino } from 'pino';
@@ -13,9 +14,14 @@ import { LeaderHint } from '../../omega/leader-hint.js';
 import type { Timer } from '../../runtime/clock.js';
 import { systemClock } from '../../runtime/system.js';
 import type { ProfileName } from '../../swim/profiles.js';
+import { parseAddress } from '../../transport/address.js';
+import { startAgentHttp } from '../agent-http.js';
 import type { MemberMessage, StatusMessage } from './messages.js';
 
-const [name, profile, intervalArg, priority, seed] = process.argv.slice(2);
+const [name, profile, intervalArg, priority, ...rest] = process.argv.slice(2);
+const HTTP_PREFIX = '--http=';
+const seed = rest.find((arg) => !arg.startsWith(HTTP_PREFIX));
+const http = rest.find((arg) => arg.startsWith(HTTP_PREFIX))?.slice(HTTP_PREFIX.length);
 const intervalMs = Number(intervalArg);
 
 function send(message: MemberMessage): void {
@@ -36,6 +42,11 @@ function status(node: SwimNode, hint: LeaderHint): StatusMessage {
   };
 }
 
+function httpSpecOf(address: string) {
+  const { host, port } = parseAddress(address, { label: '--http', allowPortZero: true });
+  return { host, port, token: undefined };
+}
+
 async function main(): Promise<void> {
   if (
     name === undefined ||
@@ -48,6 +59,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const logger = pino({ level: 'warn', base: { node: name } }, process.stderr);
   const node = createNode({
     name,
     bind: '127.0.0.1:0',
@@ -56,7 +68,7 @@ async function main(): Promise<void> {
     // default protects a member restarted under the same name, which this demo never does.
     incarnation: 1,
     meta: new TextEncoder().encode(`priority=${priority}`),
-    logger: pino({ level: 'warn', base: { node: name } }, process.stderr),
+    logger,
   });
   let timer: Timer | undefined;
   let stopping = false;
@@ -96,7 +108,12 @@ async function main(): Promise<void> {
       wallMs: c.wallMs,
     }),
   );
-  send({ kind: 'ready', address: node.localAddress });
+  // The demo checked the address; a member that cannot bind it says so and exits, which ends the demo.
+  const served =
+    http === undefined
+      ? undefined
+      : await startAgentHttp(node, httpSpecOf(http), { logger, joined: () => true, left: () => stop() });
+  send({ kind: 'ready', address: node.localAddress, ...(served === undefined ? {} : { http: served.url }) });
   const tick = (): void => {
     if (stopping) return;
     send(status(node, hint));

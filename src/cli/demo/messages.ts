@@ -11,6 +11,8 @@ export interface ReadyMessage {
   readonly kind: 'ready';
   /** The `host:port` the member listens on. */
   readonly address: string;
+  /** The URL of its HTTP API and status page, when the demo asked it to serve one (`--http`). */
+  readonly http?: string;
 }
 
 /** One membership event of the member, as it emitted it. */
@@ -74,7 +76,9 @@ export function parseMemberMessage(value: unknown): MemberMessage | undefined {
   if (!isRecord(value)) return undefined;
   switch (value.kind) {
     case 'ready':
-      return typeof value.address === 'string' ? (value as unknown as ReadyMessage) : undefined;
+      return typeof value.address === 'string' && (value.http === undefined || typeof value.http === 'string')
+        ? (value as unknown as ReadyMessage)
+        : undefined;
     case 'event':
       return typeof value.type === 'string' &&
         EVENT_TYPES.includes(value.type) &&

@@ -10,9 +10,9 @@ import {
   type LeaseLessonResult,
   runLeaseLesson,
 } from '../../fencing/lesson/lease-lesson.js';
+import { sendError, sendJson, sendPage } from '../respond.js';
 import { lessonPage } from './lesson-page.js';
 import { lessonQuery } from './lesson-query.js';
-import { sendError, sendJson, sendPage } from './respond.js';
 
 /** The body of `GET /lesson/run`: the input as read from the query, and the lesson's outcome. */
 interface LessonRunJson extends LeaseLessonResult {
@@ -37,7 +37,7 @@ export function leaseLessonHandler(): LessonHandler {
     const path = question === -1 ? url : url.slice(0, question);
     if (!PAGE_PATHS.has(path) && path !== RUN_PATH) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendError(res, 405, 'FDKIT_METHOD_NOT_ALLOWED', `${req.method} ${path}: only GET is served here`, {
+      sendError(res, 405, 'FDKIT_HTTP_METHOD', `${req.method} ${path}: only GET is served here`, {
         Allow: 'GET, HEAD',
       });
       return true;
@@ -48,7 +48,7 @@ export function leaseLessonHandler(): LessonHandler {
     }
     const input = lessonQuery(question === -1 ? '' : url.slice(question + 1));
     if ('message' in input) {
-      sendError(res, 400, 'FDKIT_BAD_QUERY', `GET ${RUN_PATH}: ${input.message}`);
+      sendError(res, 400, 'FDKIT_HTTP_BAD_REQUEST', `GET ${RUN_PATH}: ${input.message}`);
       return true;
     }
     const body: LessonRunJson = { input, ...runLeaseLesson(input) };

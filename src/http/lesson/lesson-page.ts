@@ -4,15 +4,9 @@
  * and script (by hash) and requests to its own origin, so a stray external URL would be refused by the
  * browser, not only absent.
  */
-import { createHash } from 'node:crypto';
+import { type InlinePage, inlinePagePolicy } from '../page-policy.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
-
-/** The page and the Content-Security-Policy to serve it with. */
-export interface LessonPage {
-  readonly html: string;
-  readonly policy: string;
-}
 
 const BODY = `
 <header>
@@ -44,25 +38,11 @@ no etcd, no wall time, the same timeline every time. A double charge happens exa
 longer than the term plus B's 10 ms before its read.</footer>`;
 
 /** Builds the page; the hashes in its policy are of the exact text inlined. */
-export function lessonPage(): LessonPage {
+export function lessonPage(): InlinePage {
   const html =
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
     '<title>fdkit: the lease lesson</title>\n<link rel="icon" href="data:,">\n' +
     `<style>${PAGE_STYLE}</style>\n</head>\n<body>${BODY}\n<script>${PAGE_SCRIPT}</script>\n</body>\n</html>\n`;
-  const policy = [
-    "default-src 'none'",
-    `script-src '${hash(PAGE_SCRIPT)}'`,
-    `style-src '${hash(PAGE_STYLE)}'`,
-    "connect-src 'self'",
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return { html, policy };
-}
-
-function hash(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+  return { html, policy: inlinePagePolicy(PAGE_SCRIPT, PAGE_STYLE) };
 }

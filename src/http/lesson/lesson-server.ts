@@ -5,8 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendError } from '../respond.js';
 import { leaseLessonHandler } from './lesson-handler.js';
-import { sendError } from './respond.js';
 
 /** A listening lesson server. */
 export interface LessonServer {
@@ -22,7 +22,12 @@ export async function startLessonServer(host: string, port: number): Promise<Les
   const server = createServer((req, res) => {
     if (!handle(req, res)) {
       const path = (req.url ?? '/').split('?')[0];
-      sendError(res, 404, 'FDKIT_NOT_FOUND', `no such path: ${path}; the lesson is at / and /lesson/run`);
+      sendError(
+        res,
+        404,
+        'FDKIT_HTTP_NOT_FOUND',
+        `no such path: ${path}; the lesson is at / and /lesson/run`,
+      );
     }
   });
   await listen(server, host, port);

@@ -3,33 +3,12 @@
  * style and script inline, which loads nothing from anywhere (operators' networks often reach no CDN)
  * and talks only to the server that served it, through `/v1/*` (docs/status-page.md).
  */
-import { createHash } from 'node:crypto';
+import { type InlinePage, inlinePagePolicy } from '../page-policy.js';
 import { PAGE_BODY } from './markup.js';
 import { PAGE_SCRIPT } from './script.js';
 import { PAGE_STYLE } from './style.js';
 
-let page: string | undefined;
-
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
-/**
- * The policy of the page's own `<meta>`: the browser refuses any load but the inline script and style
- * (by hash, so that no injected script could run even if an escape were missed) and requests to the
- * page's own origin.
- */
-function contentSecurityPolicy(): string {
-  return [
-    "default-src 'none'",
-    `script-src ${sha256(PAGE_SCRIPT)}`,
-    `style-src ${sha256(PAGE_STYLE)}`,
-    "connect-src 'self'",
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
+let page: InlinePage | undefined;
 
 function build(): string {
   return [
@@ -37,7 +16,7 @@ function build(): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${inlinePagePolicy(PAGE_SCRIPT, PAGE_STYLE)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     // An empty icon, or the browser asks the server for /favicon.ico.
     '<link rel="icon" href="data:,">',
@@ -54,11 +33,11 @@ function build(): string {
 }
 
 /**
- * The status page as one HTML document. It is built on the first call and the same string is returned
- * after that, so a server can answer `GET /` with it at no cost per request. Send it as
- * `text/html; charset=utf-8`.
+ * The status page as one HTML document, and the policy to send with it (the same as its own `<meta>`
+ * policy). Built on the first call and the same after that, so a server answers `GET /` with it at
+ * no cost per request.
  */
-export function statusPageHtml(): string {
-  page ??= build();
+export function statusPage(): InlinePage {
+  page ??= { html: build(), policy: inlinePagePolicy(PAGE_SCRIPT, PAGE_STYLE) };
   return page;
 }
