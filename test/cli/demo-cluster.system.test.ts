@@ -33,9 +33,9 @@ interface DemoRun {
 const runs: DemoRun[] = [];
 
 /** Starts `fdkit demo` with stdout and stderr piped; it is killed if it outlives the limit. */
-function startDemo(): DemoRun {
+function startDemo(args: readonly string[] = []): DemoRun {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'demo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'demo', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const run: DemoRun = { child, stdout: '', stderr: '' };
   runs.push(run);
   child.stdout!.setEncoding('utf8').on('data', (s: string) => {
@@ -240,8 +240,8 @@ describe('fdkit demo, stdout piped', () => {
 });
 
 describe('fdkit demo, ended early', () => {
-  it('ends its members and exits 130 on SIGINT', async () => {
-    const run = startDemo();
+  it('serves the status page of its seed with --http, and ends its members and exits 130 on SIGINT', async () => {
+    const run = startDemo(['--http', '127.0.0.1:0']);
     const formed = await waitUntil(
       () => run.stdout.includes('formed: ') || run.end !== undefined,
       30_000,
@@ -250,6 +250,12 @@ describe('fdkit demo, ended early', () => {
     expect(formed, run.stdout + run.stderr).toBe(true);
     const pids = [...memberPids(run.stdout).values()];
     expect(pids).toHaveLength(5);
+    const url = / status page of n1: (http:\/\/127\.0\.0\.1:\d+)\/$/m.exec(run.stdout)?.[1];
+    expect(url, run.stdout).toBeDefined();
+    const members = (await (await fetch(`${url}/v1/members`)).json()) as { name: string; local: boolean }[];
+    expect(members.map((m) => m.name).sort()).toEqual(['n1', 'n2', 'n3', 'n4', 'n5']);
+    expect(members.find((m) => m.local)?.name).toBe('n1');
+    expect(await (await fetch(`${url}/`)).text()).toContain('<title>fdkit status</title>');
     run.child.kill('SIGINT');
     await waitUntil(() => run.end !== undefined, 10_000, 50);
     expect(run.end?.status).toBe(130);
