@@ -40,9 +40,11 @@ function row(m: MemberJson, nowMs: number): string[] {
   ].map(printable);
 }
 
-/** The table, one line per member and a heading line; the local member is marked `*`. */
+/** The table, a heading line and one line per member by name; the local member is marked `*`. */
 export function memberTable(members: readonly MemberJson[], nowMs: number): string {
-  const rows = [HEADINGS.slice(), ...members.map((m) => row(m, nowMs))];
+  // By name, as people look members up; the API keeps the view's order.
+  const sorted = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const rows = [HEADINGS.slice(), ...sorted.map((m) => row(m, nowMs))];
   const widths = HEADINGS.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   // The last column is not padded: no trailing blanks.
   return (
