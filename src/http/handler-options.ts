@@ -17,7 +17,7 @@ export interface HttpHandlerOptions {
    * bind it to loopback.
    */
   readonly token?: string;
-  /** Whether `/` serves the [status page](docs/status-page.md). Default true; `false` answers 404 there. */
+  /** Whether `/` serves the status page (docs/status-page.md). Default true; `false` answers 404 there. */
   readonly page?: boolean;
   /**
    * Whether the member has joined, for `/v1/health` (`starting` until then). Default: once it holds

@@ -4,35 +4,16 @@
  * own wrapper), and never reaches into either.
  */
 import type { MemberEvent } from '../membership/events.js';
-import type { MemberStateName } from '../membership/member-state.js';
+import type { MemberInfo } from '../swim/core-types.js';
 
 /** The kinds of member events the API streams. */
 export type HttpMemberEventName = MemberEvent['type'];
 
-/** One member as the API reads it: a `MemberInfo` of a `SwimNode` has all of it. */
-export interface HttpMember {
-  /** Its unique name. */
-  readonly name: string;
-  /** Where it is reached. */
-  readonly address: string;
-  /** Its state in the serving member's view. */
-  readonly state: MemberStateName;
-  /** The incarnation held for it. */
-  readonly incarnation: number;
-  /** Its metadata. */
-  readonly meta: Uint8Array;
-  /** Phi of the silence since the last message from it. */
-  readonly phi: number;
-  /** Smoothed probe round-trip time in ms, when measured. */
-  readonly rttMs?: number;
-  /** Who suspects it and how many confirmed, while suspect or dead. */
-  readonly suspicion?: {
-    /** The member that raised the suspicion or declared the death. */
-    readonly accuser: string;
-    /** Independent confirmations so far. */
-    readonly confirmations: number;
-  };
-}
+/** One member as the API reads it: the fields of a `MemberInfo` that `/v1/members` writes. */
+export type HttpMember = Pick<
+  MemberInfo,
+  'name' | 'address' | 'state' | 'incarnation' | 'meta' | 'phi' | 'rttMs' | 'suspicion'
+>;
 
 /** What a graceful leave reports: `SwimNode.leave()` resolves with it. */
 export interface HttpLeaveResult {

@@ -39,6 +39,15 @@ function gossip(s: Solo, from: string, ...updates: Update[]): void {
   s.core.handlePacket(addressOf(from), packet);
 }
 
+/** `name` alive again at its own address, at `incarnation`: a refutation, or a new life. */
+const aliveAgain = (name: string, incarnation: number): Update => ({
+  kind: 'alive',
+  name,
+  address: addressOf(name),
+  incarnation,
+  meta: new Uint8Array(),
+});
+
 const suspect = (name: string, from: string, incarnation = 1): Update => ({
   kind: 'suspect',
   name,
@@ -155,13 +164,7 @@ describe('MemberInfo.suspicion: who accused a suspect or declared a death', () =
     gossip(s, 'd', { kind: 'dead', name: 'b', incarnation: 1, from: 'd' });
     expect(info(s, 'b')).toMatchObject({ state: 'dead', suspicion: { accuser: 'd', confirmations: 2 } });
     // A new life of b: neither suspect nor dead, no accusation.
-    gossip(s, 'b', {
-      kind: 'alive',
-      name: 'b',
-      address: addressOf('b'),
-      incarnation: 2,
-      meta: new Uint8Array(),
-    });
+    gossip(s, 'b', aliveAgain('b', 2));
     expect(info(s, 'b').state).toBe('alive');
     expect('suspicion' in info(s, 'b')).toBe(false);
     // A death heard without a suspicion: its author, no confirmations.
@@ -198,13 +201,7 @@ describe('MemberInfo.suspicion: who accused a suspect or declared a death', () =
     s.learn(alive('b'), alive('c'), alive('d'));
     gossip(s, 'c', suspect('b', 'c'), suspect('d', 'c'));
     expect(s.core.counters.refutationsSeen).toBe(0);
-    gossip(s, 'b', {
-      kind: 'alive',
-      name: 'b',
-      address: addressOf('b'),
-      incarnation: 2,
-      meta: new Uint8Array(),
-    });
+    gossip(s, 'b', aliveAgain('b', 2));
     expect(s.core.counters.refutationsSeen).toBe(1);
     expect('suspicion' in info(s, 'b')).toBe(false);
     // d comes back from another address: a move, not a refutation.
