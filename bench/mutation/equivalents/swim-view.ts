@@ -306,7 +306,7 @@ const RULES: readonly Equivalent[] = [
     mutator: 'LogicalOperator',
     original: 'current === ALIVE || current === SUSPECT',
     replacement: 'current === ALIVE && current === SUSPECT',
-    why: 'Never true: the shortcut is off, as for the ConditionalExpression line of the whole condition.',
+    why: 'Never true: the shortcut is off, as for the ConditionalExpression line of the whole condition (swim-session15b.ts).',
   },
   {
     file: 'src/swim/rules.ts',
