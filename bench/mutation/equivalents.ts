@@ -17,6 +17,7 @@ import { HEARTBEAT } from './equivalents/heartbeat.js';
 import { SIM_METRICS } from './equivalents/sim-metrics.js';
 import { SWIM_PROBE } from './equivalents/swim-probe.js';
 import { SWIM_SESSION15 } from './equivalents/swim-session15.js';
+import { SWIM_SESSION15B } from './equivalents/swim-session15b.js';
 import { SWIM_SUSPICION } from './equivalents/swim-suspicion.js';
 import { SWIM_SYNC } from './equivalents/swim-sync.js';
 import { SWIM_VIEW } from './equivalents/swim-view.js';
@@ -40,4 +41,5 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...SWIM_SYNC,
   ...SWIM_VIEW,
   ...SWIM_SESSION15,
+  ...SWIM_SESSION15B,
 ];

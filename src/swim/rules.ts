@@ -213,8 +213,14 @@ export class MembershipRules {
       if (state === ALIVE && id !== view.selfId) {
         const current = id === undefined ? UNKNOWN : table.stateOf(id);
         const known = id === undefined ? -1 : table.incarnationOf(id);
-        // Most of a state exchange repeats what this member holds: skip those entries cheaply.
-        if ((current === ALIVE || current === SUSPECT) && known >= incarnation) continue;
+        // Most of a state exchange repeats what this member holds: skip those entries cheaply. Not one
+        // at another address: at the life held, it claims the name of a live member (see `alive`).
+        if (
+          (current === ALIVE || current === SUSPECT) &&
+          known >= incarnation &&
+          directory.addressOf(id!) === addresses[i]
+        )
+          continue;
         // The peer holds alive a life this member holds dead, or forgot dead: if that life goes on (the
         // peer is across a healed partition from it, or it restarted), telling it lets it refute now.
         if (current === DEAD && incarnation <= known) {

@@ -4,7 +4,7 @@
  * whole join, and the merge filter refuses a whole exchange before anything of it is merged.
  */
 import { describe, expect, it } from 'vitest';
-import { ALIVE, DEAD, LEFT } from '../../src/membership/member-state.js';
+import { ALIVE, DEAD, LEFT, UNKNOWN } from '../../src/membership/member-state.js';
 import { DelegateGuard } from '../../src/swim/delegate-guard.js';
 import type { CandidateMember, SwimDelegates } from '../../src/swim/delegates.js';
 import type { MemberList } from '../../src/swim/messages.js';
@@ -16,8 +16,11 @@ import { addressOf, harness } from './swim-context.js';
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 const NO_META = new Uint8Array(0);
 
-/** Rules over a fake port, with `delegates`. */
-function rules(delegates: SwimDelegates) {
+/**
+ * Rules over a fake port, with `delegates`; `ceiling`: the incarnation forgotten lives must exceed;
+ * `refusesJoin`: the conflict policy is `holder` (true) or `majority`.
+ */
+function rules(delegates: SwimDelegates, { ceiling = -1, refusesJoin = true } = {}) {
   const h = harness();
   const reporter = new Reporter(
     h.ctx,
@@ -27,7 +30,7 @@ function rules(delegates: SwimDelegates) {
   const port = {
     takeSuspicion: () => undefined,
     suspect: () => {},
-    ceilingOf: () => -1,
+    ceilingOf: () => ceiling,
     pruneTombstones: () => {},
     addressChanged: () => {},
     // Conflicts are `rules-conflicts.test.ts`'s; here a claim of a held name only has to be told apart.
@@ -35,7 +38,7 @@ function rules(delegates: SwimDelegates) {
       claimed: () => {},
       seen: () => {},
       claimedSelf: () => {},
-      refusesJoin: true,
+      refusesJoin,
     },
   };
   const self = new SelfState(h.ctx, 1, NO_META);
@@ -212,5 +215,75 @@ describe('the filters in a merge', () => {
     expect(h.ctx.view.directory.find('w')).toBeUndefined();
     expect(h.ctx.counters.delegateErrors).toBe(1);
     expect(h.ctx.counters.mergesRefused).toBe(1);
+  });
+});
+
+describe('the alive filter in a join', () => {
+  it('vets the joiner once as such, and every other entry as outside a join', () => {
+    const { asked, delegates } = clusterFilter();
+    const { h, r } = rules(delegates);
+    const members = list([
+      { name: 'j', incarnation: 1 },
+      { name: 'other', incarnation: 1, meta: 'cluster=b' },
+    ]);
+    expect(r.merge(members, 'j', true)).toBeUndefined();
+    expect(h.ctx.view.table.stateOf(h.id('j'))).toBe(ALIVE);
+    expect(h.ctx.view.directory.find('other')).toBeUndefined();
+    expect(asked.map((m) => m.name)).toEqual(['j', 'other']);
+    expect(h.ctx.counters.aliveRefused).toBe(1);
+  });
+
+  it('refuses no join over the joiner own entry when it is not alive, or lies past the shortest column', () => {
+    const { delegates } = clusterFilter();
+    const left = rules(delegates);
+    const leaving = list([{ name: 'j', incarnation: 1, state: LEFT, meta: 'cluster=b' }]);
+    expect(left.r.merge(leaving, 'j', true)).toBeUndefined();
+    const past = rules(delegates);
+    const members = list([
+      { name: 'friend', incarnation: 1 },
+      { name: 'j', incarnation: 1, meta: 'cluster=b' },
+    ]);
+    // The addresses column holds one entry: the list is read as one entry long.
+    expect(past.r.merge({ ...members, addresses: [addressOf('friend')] }, 'j', true)).toBeUndefined();
+    expect(past.h.ctx.view.table.stateOf(past.h.id('friend'))).toBe(ALIVE);
+    expect(past.h.ctx.view.directory.find('j')).toBeUndefined();
+    expect([left.h.ctx.counters.aliveRefused, past.h.ctx.counters.aliveRefused]).toEqual([0, 0]);
+  });
+
+  it('is not asked about a joiner at or below the ceiling of forgotten lives: it is told of its death', () => {
+    const { asked, delegates } = clusterFilter();
+    const { h, r } = rules(delegates, { ceiling: 3 });
+    expect(r.merge(list([{ name: 'j', incarnation: 3 }]), 'j', true)).toBeUndefined();
+    expect(asked).toEqual([]);
+    expect(h.ctx.view.directory.find('j')).toBeUndefined();
+    expect(h.packets.map(({ to, packet }) => [to, packet.updates[0]])).toEqual([
+      [addressOf('j'), { kind: 'dead', name: 'j', incarnation: 3, from: 'self' }],
+    ]);
+  });
+
+  it('is never asked about this member, even when a joiner elsewhere claims its name (majority policy)', () => {
+    const { asked, delegates } = clusterFilter();
+    const { h, r } = rules(delegates, { refusesJoin: false });
+    const members = list([
+      { name: 'self', incarnation: 5, meta: 'cluster=b' },
+      { name: 'friend', incarnation: 1 },
+    ]);
+    const claim = { ...members, addresses: ['impostor:1', addressOf('friend')] };
+    expect(r.merge(claim, 'self', true)).toBeUndefined();
+    expect(asked.map((m) => m.name)).toEqual(['friend']);
+    expect(h.ctx.view.table.stateOf(h.id('friend'))).toBe(ALIVE);
+    expect(h.ctx.counters.aliveRefused).toBe(0);
+  });
+});
+
+describe('the alive filter and a member the view forgot', () => {
+  it('vets it as a stranger, even back at its old address with its old (empty) metadata', () => {
+    const { asked, delegates } = clusterFilter();
+    const { h, r } = rules(delegates);
+    h.ctx.view.directory.intern('x', addressOf('x')); // named in the directory, unknown to the view
+    r.alive(alive('x', 1, NO_META));
+    expect(asked.map((m) => m.name)).toEqual(['x']);
+    expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(UNKNOWN);
+    expect(h.ctx.counters.aliveRefused).toBe(1);
   });
 });

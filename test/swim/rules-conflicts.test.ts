@@ -3,7 +3,7 @@
  * conflicts port, what they refuse, and what they no longer refute (src/swim/rules.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { ALIVE, DEAD, SUSPECT } from '../../src/membership/member-state.js';
+import { ALIVE, DEAD, LEFT, SUSPECT } from '../../src/membership/member-state.js';
 import { aliveOf, list, memberEvents, rules } from './rules-fixture.js';
 import { addressOf, harness } from './swim-context.js';
 
@@ -112,6 +112,66 @@ describe('MembershipRules.merge: a sender that claims a name held elsewhere', ()
     expect(r.merge(list([['y', 5, ALIVE]]), 'y', true)).toBeUndefined();
     expect(conflicts).toEqual([]);
     expect(h.ctx.view.directory.addressOf(h.id('x'))).toBe(ELSEWHERE);
+  });
+});
+
+describe('MembershipRules.merge: a member listed at another address than the one held', () => {
+  it('alive at the life held or above is a claim for the conflicts port; below it, or suspect, nothing', () => {
+    const h = harness();
+    h.know('x', ALIVE, 4);
+    h.know('y', ALIVE, 4);
+    h.know('s', SUSPECT, 4);
+    const { rules: r, conflicts } = rules(h);
+    const members = list([
+      ['x', 4, ALIVE],
+      ['y', 3, ALIVE],
+      ['s', 4, ALIVE],
+    ]);
+    r.merge({ ...members, addresses: [ELSEWHERE, 'y.elsewhere:1', 's.elsewhere:1'] }, 'peer', false);
+    expect(conflicts).toEqual([`claimed x ${ELSEWHERE}`]);
+    const { directory, table } = h.ctx.view;
+    expect(['x', 'y', 's'].map((n) => [directory.addressOf(h.id(n)), table.incarnationOf(h.id(n))])).toEqual([
+      [addressOf('x'), 4],
+      [addressOf('y'), 4],
+      [addressOf('s'), 4],
+    ]);
+    expect(memberEvents(h)).toEqual([]);
+  });
+
+  it('a state exchange from this member itself (a seed it was by another name) is no conflict', () => {
+    const h = harness();
+    const { rules: r, conflicts, self } = rules(h);
+    const members = list([
+      ['self', 1, ALIVE],
+      ['y', 1, ALIVE],
+    ]);
+    expect(r.merge(members, 'self', true)).toBeUndefined();
+    expect(conflicts).toEqual([]);
+    expect(self.incarnation).toBe(1);
+    expect(h.ctx.view.table.stateOf(h.id('y'))).toBe(ALIVE);
+  });
+
+  it('only the sender own alive entry, within the shortest column, claims its name', () => {
+    const leaving = harness();
+    leaving.know('x', ALIVE, 4);
+    const left = rules(leaving);
+    // x lists itself left, at another address: its leave, no claim.
+    expect(
+      left.rules.merge({ ...list([['x', 4, LEFT]]), addresses: [ELSEWHERE] }, 'x', true),
+    ).toBeUndefined();
+    expect(leaving.ctx.view.table.stateOf(leaving.id('x'))).toBe(LEFT);
+    const short = harness();
+    short.know('x', ALIVE, 4);
+    const past = rules(short);
+    const members = list([
+      ['y', 1, ALIVE],
+      ['x', 7, ALIVE],
+    ]);
+    // The metas column holds one entry: the list is read as one entry long.
+    const claim = { ...members, addresses: [addressOf('y'), ELSEWHERE], metas: [members.metas[0]!] };
+    expect(past.rules.merge(claim, 'x', true)).toBeUndefined();
+    expect(short.ctx.view.table.stateOf(short.id('y'))).toBe(ALIVE);
+    expect([left.conflicts, past.conflicts]).toEqual([[], []]);
   });
 });
 

@@ -130,6 +130,7 @@ describe('MembershipRules.alive', () => {
     expect(calls.addressChanged).toBe(1);
     expect(h.ctx.view.directory.addressOf(h.id('x'))).toBe('x.moved:7946');
     expect(memberEvents(h)).toEqual(['update x address-changed']);
+    expect(h.events[0]).toMatchObject({ previous: 'alive', address: 'x.moved:7946', incarnation: 3 });
   });
 
   it('reports new metadata of a live member, byte by byte, and only when it changed', () => {

@@ -21,12 +21,12 @@ export const SWIM_SYNC: readonly Equivalent[] = [
     file: 'src/swim/state-sync.ts',
     mutator: 'ArrayDeclaration',
     original: '[]',
-    line: 50,
+    line: 63,
     why:
       '`scratch` is only an out-array: `randomMembers` sets `out.length = 0` before filling it (probe-order.ts), ' +
       'and reconnectTick sets `candidates.length = 0` before pushing; its first contents are never read.',
   },
-  ...[120, 121, 124].map(
+  ...[183, 184, 187].map(
     (line): Equivalent => ({
       file: 'src/swim/state-sync.ts',
       mutator: 'ArrayDeclaration',

@@ -281,65 +281,55 @@ const RULES: readonly Equivalent[] = [
     replacement: 'false',
     why:
       'An early return that `overrides` repeats: a dead or left statement below the held incarnation ' +
-      'overrides nothing (member-state.ts: dead needs ≥ and a live state, left needs ≥), so line 116 returns.',
+      'overrides nothing (member-state.ts: dead needs ≥ and a live state, left needs ≥), so the `overrides` check ' +
+      'that follows returns.',
   },
   {
     file: 'src/swim/rules.ts',
     mutator: 'ConditionalExpression',
     original: 'id === undefined',
     replacement: 'false',
-    line: 148,
+    line: 215,
     why:
-      '`known` is read only when `current` is ALIVE, SUSPECT or DEAD (lines 150 and 153), and for an ' +
-      'unknown name `current` is UNKNOWN (line 147), whatever `known` holds.',
+      '`known` is read only when `current` is ALIVE, SUSPECT or DEAD (the shortcut and the notice of a death ' +
+      'below it), and for an unknown name `current` is UNKNOWN (the line before), whatever `known` holds.',
   },
   {
     file: 'src/swim/rules.ts',
     mutator: 'UnaryOperator',
     original: '-1',
     replacement: '+1',
-    why: 'As for `id === undefined` → false on line 148: `known` of an unknown name is never read.',
-  },
-  {
-    file: 'src/swim/rules.ts',
-    mutator: 'ConditionalExpression',
-    original: '(current === ALIVE || current === SUSPECT) && known >= incarnation',
-    replacement: 'false',
-    why:
-      'A shortcut past entries already held: without it such an entry (alive or suspect held at or above ' +
-      'the listed incarnation) goes on to `alive`, where `overrides(ALIVE, …)` needs a strictly higher ' +
-      'incarnation and returns before any effect (the name is known, so no ceiling applies; it is not ' +
-      'this member’s).',
+    why: 'As for `id === undefined` → false on line 215: `known` of an unknown name is never read.',
   },
   {
     file: 'src/swim/rules.ts',
     mutator: 'LogicalOperator',
     original: 'current === ALIVE || current === SUSPECT',
     replacement: 'current === ALIVE && current === SUSPECT',
-    why: 'Never true: the shortcut is off, as for the ConditionalExpression line of the whole condition.',
+    why: 'Never true: the shortcut is off, as for the ConditionalExpression line of the whole condition (swim-session15b.ts).',
   },
   {
     file: 'src/swim/rules.ts',
     mutator: 'ConditionalExpression',
     original: 'current === ALIVE',
     replacement: 'false',
-    line: 150,
-    why: 'The shortcut is off for alive members only: see the line of the whole condition.',
+    line: 219,
+    why: 'The shortcut is off for alive members only: see the whole condition in swim-session15b.ts.',
   },
   {
     file: 'src/swim/rules.ts',
     mutator: 'ConditionalExpression',
     original: 'current === SUSPECT',
     replacement: 'false',
-    line: 150,
-    why: 'The shortcut is off for suspect members only: see the line of the whole condition.',
+    line: 219,
+    why: 'The shortcut is off for suspect members only: see the whole condition in swim-session15b.ts.',
   },
   {
     file: 'src/swim/rules.ts',
     mutator: 'EqualityOperator',
     original: 'known >= incarnation',
     replacement: 'known > incarnation',
-    why: 'At equality `alive` does nothing either (an alive needs a higher incarnation): see the line of the whole condition.',
+    why: 'At equality, at the listed address, `alive` does nothing either (an alive needs a higher incarnation): see the whole condition in swim-session15b.ts.',
   },
   {
     file: 'src/swim/rules.ts',
