@@ -1,0 +1,274 @@
+/**
+ * The split-brain resolver's core: what one member decides when a cut leaves some members unreachable.
+ * It waits until its view has been stable (no member reachable that was not, or the reverse) for
+ * `stableAfterMs`, so that both sides decide on settled views; then its strategy (`strategy.ts`) says
+ * whether this side downs the members it cannot reach or downs itself. A view that never settles
+ * (flapping links, a cluster churning through a cut) downs every member once it has been unstable for
+ * `stableAfterMs + downAllWhenUnstableMs`, as Pekko's down-all-when-unstable does: no decision is
+ * safer than a wrong one, and a whole cluster restarted is better than two clusters.
+ *
+ * Sans-I/O: the view arrives as calls, time through the injected {@link Clock}, the lease (for
+ * lease-majority) as a port, and decisions leave through a callback.
+ */
+import type { Clock, Timer } from '../runtime/clock.js';
+import {
+  type Decision,
+  type DowningStrategyName,
+  downAll,
+  isMajority,
+  keepMajority,
+  keepOldest,
+  type SideMember,
+  type Sides,
+  staticQuorum,
+} from './strategy.js';
+
+/** The lock service that lease-majority races for: an etcd lease, say. */
+export interface DowningLease {
+  /** Tries to take the lease; resolves true when this side holds it. Must not reject. */
+  acquire(): Promise<boolean>;
+}
+
+/** A strategy and its parameters. */
+export type DowningStrategy =
+  | { readonly name: 'keep-majority' }
+  | { readonly name: 'static-quorum'; readonly quorumSize: number }
+  | { readonly name: 'keep-oldest'; readonly downIfAlone?: boolean }
+  | { readonly name: 'down-all' }
+  | {
+      readonly name: 'lease-majority';
+      readonly lease: DowningLease;
+      /** How long the minority waits before it tries for the lease (Pekko's acquire-lease-delay-for-minority). */
+      readonly acquireLeaseDelayForMinorityMs?: number;
+    };
+
+/** What a decision did. */
+export type DowningDecision =
+  | {
+      readonly kind: 'down';
+      /** The members this side removed: they are gone for good, a later life of theirs rejoins anew. */
+      readonly members: readonly string[];
+      readonly strategy: DowningStrategyName;
+      readonly reason: string;
+      readonly atMs: number;
+    }
+  | {
+      readonly kind: 'downed-self';
+      readonly strategy: DowningStrategyName | 'unstable';
+      readonly reason: string;
+      readonly atMs: number;
+      /** The members this side held reachable, itself included, and unreachable, at the decision. */
+      readonly reachable: readonly string[];
+      readonly unreachable: readonly string[];
+    };
+
+/** The core's settings, resolved. */
+export interface DowningCoreSettings {
+  readonly self: SideMember;
+  readonly strategy: DowningStrategy;
+  readonly stableAfterMs: number;
+  /** Extra time an unsettled view is given before every member is downed; `undefined` never downs all. */
+  readonly downAllWhenUnstableMs: number | undefined;
+}
+
+interface Tracked {
+  age: number;
+  reachable: boolean;
+  /** Times it came back reachable since the view was last settled. */
+  returns: number;
+}
+
+/** A member that came back this often within one unstable spell is seen by some and not by others. */
+const INDIRECT_RETURNS = 2;
+const DEFAULT_MINORITY_DELAY_MS = 2_000;
+
+/** The split-brain resolver of one member. */
+export class DowningCore {
+  private readonly members = new Map<string, Tracked>();
+  private decisionTimer: Timer | undefined;
+  private unstableTimer: Timer | undefined;
+  private unstableSince: number | undefined;
+  private leasePending = false;
+  private done = false;
+
+  constructor(
+    private readonly settings: DowningCoreSettings,
+    private readonly clock: Clock,
+    private readonly onDecision: (decision: DowningDecision) => void,
+  ) {
+    this.members.set(settings.self.name, { age: settings.self.age, reachable: true, returns: 0 });
+  }
+
+  /** True once this member downed itself: it decides nothing more. */
+  get downedSelf(): boolean {
+    return this.done;
+  }
+
+  /** Members counted now, as this side sees them. */
+  sides(): Sides {
+    const reachable: SideMember[] = [];
+    const unreachable: SideMember[] = [];
+    for (const [name, m] of this.members) {
+      // A member seen by some and not by others is downed with the unreachable, as Akka downs it.
+      const indirect = m.returns >= INDIRECT_RETURNS && name !== this.settings.self.name;
+      (m.reachable && !indirect ? reachable : unreachable).push({ name, age: m.age });
+    }
+    return { reachable, unreachable };
+  }
+
+  /**
+   * A member's state in this member's view. `alive` adds it (a new life of a downed member too),
+   * `suspect` and `dead` make it unreachable, `left` removes it: a graceful leave is no failure. `age`
+   * is read when the member is added, and kept: both sides must order it the same.
+   */
+  observe(name: string, state: 'alive' | 'suspect' | 'dead' | 'left', age: number): void {
+    if (this.done || name === this.settings.self.name) return;
+    const m = this.members.get(name);
+    if (state === 'left') {
+      if (m !== undefined) {
+        this.members.delete(name);
+        this.changed();
+      }
+      return;
+    }
+    const reachable = state === 'alive';
+    if (m === undefined) {
+      // A member first heard of as suspect or dead was never part of this side's cluster.
+      if (!reachable) return;
+      this.members.set(name, { age, reachable, returns: 0 });
+      this.changed();
+      return;
+    }
+    if (m.reachable === reachable) return;
+    m.reachable = reachable;
+    // Its flips no longer count as changes once it is held indirectly connected: the view can settle
+    // with it on the unreachable side, where the side that stays downs it.
+    if (m.returns >= INDIRECT_RETURNS) return;
+    if (reachable) m.returns += 1;
+    this.changed();
+  }
+
+  /** Stops the timers; nothing is decided after. */
+  stop(): void {
+    this.done = true;
+    this.decisionTimer?.cancel();
+    this.unstableTimer?.cancel();
+  }
+
+  private hasUnreachable(): boolean {
+    return this.sides().unreachable.length > 0;
+  }
+
+  private changed(): void {
+    this.decisionTimer?.cancel();
+    this.decisionTimer = this.clock.setTimer(this.settings.stableAfterMs, () => this.decide());
+    if (this.unstableSince === undefined && this.hasUnreachable()) {
+      this.unstableSince = this.clock.now();
+      const extra = this.settings.downAllWhenUnstableMs;
+      if (extra !== undefined) {
+        this.unstableTimer = this.clock.setTimer(this.settings.stableAfterMs + extra, () => this.unstable());
+      }
+    }
+  }
+
+  /** Stable with everyone reachable, or the unreachable downed: the unstable spell is over. */
+  private settle(): void {
+    this.unstableSince = undefined;
+    this.unstableTimer?.cancel();
+    this.unstableTimer = undefined;
+    for (const m of this.members.values()) m.returns = 0;
+  }
+
+  private unstable(): void {
+    if (this.done || this.unstableSince === undefined) return;
+    const sides = this.sides();
+    this.downSelf(
+      'unstable',
+      `the view did not settle for ${this.clock.now() - this.unstableSince} ms`,
+      sides,
+    );
+  }
+
+  private decide(): void {
+    this.decisionTimer = undefined;
+    if (this.done || this.leasePending) return;
+    const sides = this.sides();
+    if (sides.unreachable.length === 0) {
+      this.settle();
+      return;
+    }
+    const strategy = this.settings.strategy;
+    if (strategy.name === 'lease-majority') {
+      this.raceForLease(strategy.lease, strategy.acquireLeaseDelayForMinorityMs, sides);
+      return;
+    }
+    this.apply(strategy.name, this.rule(strategy, sides), sides);
+  }
+
+  private rule(strategy: Exclude<DowningStrategy, { name: 'lease-majority' }>, sides: Sides): Decision {
+    switch (strategy.name) {
+      case 'keep-majority':
+        return keepMajority(sides);
+      case 'static-quorum':
+        return staticQuorum(sides, strategy.quorumSize);
+      case 'keep-oldest':
+        return keepOldest(sides, strategy.downIfAlone ?? false);
+      case 'down-all':
+        return downAll(sides);
+    }
+  }
+
+  private raceForLease(lease: DowningLease, delayMs: number | undefined, sides: Sides): void {
+    this.leasePending = true;
+    const majority = isMajority(sides);
+    const attempt = (): void => {
+      if (this.done) return;
+      lease.acquire().then(
+        (held) => this.leaseAnswered(held, majority),
+        () => this.leaseAnswered(false, majority),
+      );
+    };
+    // The majority goes first; the minority only once it would have lost the race to a live majority.
+    if (majority) attempt();
+    else this.clock.setTimer(delayMs ?? DEFAULT_MINORITY_DELAY_MS, attempt);
+  }
+
+  private leaseAnswered(held: boolean, majority: boolean): void {
+    this.leasePending = false;
+    if (this.done) return;
+    const sides = this.sides();
+    // Healed while racing: there is nothing left to resolve.
+    if (sides.unreachable.length === 0) return;
+    const side = majority ? 'the majority' : 'the minority';
+    this.apply(
+      'lease-majority',
+      held
+        ? { kind: 'down-unreachable', reason: `${side} holds the lease` }
+        : { kind: 'down-self', reason: `${side} did not get the lease` },
+      sides,
+    );
+  }
+
+  private apply(strategy: DowningStrategyName, decision: Decision, sides: Sides): void {
+    if (decision.kind === 'down-self') {
+      this.downSelf(strategy, decision.reason, sides);
+      return;
+    }
+    const members = sides.unreachable.map((m) => m.name);
+    for (const name of members) this.members.delete(name);
+    this.settle();
+    this.onDecision({ kind: 'down', members, strategy, reason: decision.reason, atMs: this.clock.now() });
+  }
+
+  private downSelf(strategy: DowningStrategyName | 'unstable', reason: string, sides: Sides): void {
+    this.stop();
+    this.onDecision({
+      kind: 'downed-self',
+      strategy,
+      reason,
+      atMs: this.clock.now(),
+      reachable: sides.reachable.map((m) => m.name),
+      unreachable: sides.unreachable.map((m) => m.name),
+    });
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * `SplitBrainResolver`: the downing core (`downing-core.ts`) over a live membership source, a
+ * `SwimNode` or a `HeartbeatMonitor`, with its decisions as events.
+ */
+import { EventEmitter } from 'node:events';
+import { InvalidOptionError } from '../errors.js';
+import type { MemberEvent } from '../membership/events.js';
+import type { MemberStateName } from '../membership/member-state.js';
+import { systemClock } from '../runtime/system.js';
+import { DowningCore, type DowningDecision } from './downing-core.js';
+import { resolveDowningOptions, type SplitBrainResolverOptions } from './downing-options.js';
+
+/** What the resolver reads of a membership source: a started `SwimNode` has it all. */
+export interface DowningSource {
+  /** Subscribes to one kind of member event. */
+  on(event: MemberEvent['type'], listener: (event: MemberEvent) => void): unknown;
+  /** Removes a listener that `on` added. */
+  off(event: MemberEvent['type'], listener: (event: MemberEvent) => void): unknown;
+  /** Every member known, the local one included. */
+  members(): readonly {
+    /** Its name. */
+    readonly name: string;
+    /** Its state in the source's view. */
+    readonly state: MemberStateName;
+    /** The incarnation held for it: its age, smaller is older. */
+    readonly incarnation: number;
+  }[];
+  /** The local member. */
+  readonly localMember: {
+    /** Its name. */
+    readonly name: string;
+    /** Its incarnation. */
+    readonly incarnation: number;
+  };
+}
+
+/** The events of a {@link SplitBrainResolver}, by name. */
+export interface SplitBrainResolverEventMap {
+  /** This side stays up and removed the members it could not reach. */
+  down: [Extract<DowningDecision, { kind: 'down' }>];
+  /** This side must stop: shut the member down (an agent exits). Emitted once; nothing follows. */
+  'downed-self': [Extract<DowningDecision, { kind: 'downed-self' }>];
+}
+
+const EVENTS: readonly MemberEvent['type'][] = ['alive', 'suspect', 'dead', 'left'];
+
+/**
+ * Decides, when a cut leaves members unreachable, which side stays up, so that a partition does not
+ * leave two clusters each sure it is the only one (docs/downing.md). Once the view has been stable for
+ * `stableAfterMs`, its strategy either downs the members this side cannot reach (a `'down'` event) or
+ * this side itself (`'downed-self'`: the application must stop the member, and anything it leads).
+ *
+ * Every member must run the same strategy with the same settings: the sides decide apart, each on its
+ * own view, and only the same rule on both makes exactly one of them stay.
+ *
+ * Throws an `InvalidOptionError` for a bad option, or when the source has no local member (not started).
+ *
+ * @example
+ * ```ts
+ * const resolver = new SplitBrainResolver(node, { strategy: 'keep-majority' });
+ * resolver.on('downed-self', async (d) => {
+ *   console.error(`downed: ${d.reason}`);
+ *   await node.shutdown();
+ *   process.exit(1);
+ * });
+ * ```
+ */
+export class SplitBrainResolver extends EventEmitter<SplitBrainResolverEventMap> {
+  private readonly core: DowningCore;
+  private readonly listener = (event: MemberEvent): void => this.observe(event);
+
+  constructor(
+    private readonly source: DowningSource,
+    options: SplitBrainResolverOptions,
+  ) {
+    super();
+    let self: { name: string; incarnation: number };
+    try {
+      self = source.localMember;
+    } catch (error) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'source',
+        'SplitBrainResolver: the source has no local member yet: create the resolver after start()',
+        { cause: error },
+      );
+    }
+    const members = source.members();
+    const resolved = resolveDowningOptions(options, members.length);
+    this.core = new DowningCore(
+      {
+        self: { name: self.name, age: self.incarnation },
+        strategy: resolved.strategy,
+        stableAfterMs: resolved.stableAfterMs,
+        downAllWhenUnstableMs: resolved.downAllWhenUnstableMs,
+      },
+      resolved.clock ?? systemClock,
+      (decision) => this.decided(decision),
+    );
+    for (const m of members) if (m.state !== 'left') this.core.observe(m.name, m.state, m.incarnation);
+    for (const type of EVENTS) source.on(type, this.listener);
+  }
+
+  /** The members this side reaches, itself included, and those it does not, as the core counts them. */
+  sides(): { readonly reachable: readonly string[]; readonly unreachable: readonly string[] } {
+    const sides = this.core.sides();
+    return {
+      reachable: sides.reachable.map((m) => m.name),
+      unreachable: sides.unreachable.map((m) => m.name),
+    };
+  }
+
+  /** True once this side downed itself. */
+  get downedSelf(): boolean {
+    return this.core.downedSelf;
+  }
+
+  /** Stops listening and deciding. Idempotent. */
+  stop(): void {
+    this.core.stop();
+    for (const type of EVENTS) this.source.off(type, this.listener);
+  }
+
+  private observe(event: MemberEvent): void {
+    if (event.type === 'update') return;
+    this.core.observe(event.member, event.type, event.incarnation);
+  }
+
+  private decided(decision: DowningDecision): void {
+    if (decision.kind === 'down') {
+      this.emit('down', decision);
+      return;
+    }
+    for (const type of EVENTS) this.source.off(type, this.listener);
+    this.emit('downed-self', decision);
+  }
+}
