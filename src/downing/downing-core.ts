@@ -182,6 +182,11 @@ export class DowningCore {
   private unstable(): void {
     if (this.done || this.unstableSince === undefined) return;
     const sides = this.sides();
+    // Churn with everyone reachable is no split: nothing to resolve, and no reason to down anyone.
+    if (sides.unreachable.length === 0) {
+      this.settle();
+      return;
+    }
     this.downSelf(
       'unstable',
       `the view did not settle for ${this.clock.now() - this.unstableSince} ms`,

@@ -75,7 +75,9 @@ describe('on every cut, the two sides agree', () => {
 
   it('down-all: no side stays', () => {
     fc.assert(
-      fc.property(cut, (sides) => expect(stays(downAll, sides) || stays(downAll, mirror(sides))).toBe(false)),
+      fc.property(cut, (sides) => {
+        expect(stays(downAll, sides) || stays(downAll, mirror(sides))).toBe(false);
+      }),
     );
   });
 });
