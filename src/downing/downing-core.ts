@@ -29,38 +29,84 @@ export interface DowningLease {
   acquire(): Promise<boolean>;
 }
 
+/** Keep-majority: the side with more than half stays; an even split keeps the side of the lowest name. */
+export interface KeepMajorityStrategy {
+  /** `keep-majority`. */
+  readonly name: 'keep-majority';
+}
+
+/** Static-quorum: a side of at least `quorumSize` members stays. */
+export interface StaticQuorumStrategy {
+  /** `static-quorum`. */
+  readonly name: 'static-quorum';
+  /** The smallest side that stays; above half of the cluster, so that two sides never both stay. */
+  readonly quorumSize: number;
+}
+
+/** Keep-oldest: the side of the oldest member stays. */
+export interface KeepOldestStrategy {
+  /** `keep-oldest`. */
+  readonly name: 'keep-oldest';
+  /** An oldest member cut off alone goes down instead, and the rest stay. Default false. */
+  readonly downIfAlone?: boolean;
+}
+
+/** Down-all: any cut downs every member. */
+export interface DownAllStrategy {
+  /** `down-all`. */
+  readonly name: 'down-all';
+}
+
+/** Lease-majority: the side that takes the lease stays; the minority tries only after a delay. */
+export interface LeaseMajorityStrategy {
+  /** `lease-majority`. */
+  readonly name: 'lease-majority';
+  /** The lease both sides race for. */
+  readonly lease: DowningLease;
+  /** How long the minority waits before it tries for the lease (Pekko's acquire-lease-delay-for-minority). Default 2,000 ms. */
+  readonly acquireLeaseDelayForMinorityMs?: number;
+}
+
 /** A strategy and its parameters. */
 export type DowningStrategy =
-  | { readonly name: 'keep-majority' }
-  | { readonly name: 'static-quorum'; readonly quorumSize: number }
-  | { readonly name: 'keep-oldest'; readonly downIfAlone?: boolean }
-  | { readonly name: 'down-all' }
-  | {
-      readonly name: 'lease-majority';
-      readonly lease: DowningLease;
-      /** How long the minority waits before it tries for the lease (Pekko's acquire-lease-delay-for-minority). */
-      readonly acquireLeaseDelayForMinorityMs?: number;
-    };
+  | KeepMajorityStrategy
+  | StaticQuorumStrategy
+  | KeepOldestStrategy
+  | DownAllStrategy
+  | LeaseMajorityStrategy;
+
+/** This side stays up and removed the members it could not reach. */
+export interface DownDecision {
+  /** `down`. */
+  readonly kind: 'down';
+  /** The members this side removed: they are gone for good, a later life of theirs rejoins anew. */
+  readonly members: readonly string[];
+  /** The strategy that decided. */
+  readonly strategy: DowningStrategyName;
+  /** Why, for people. */
+  readonly reason: string;
+  /** Monotonic time of the decision, ms. */
+  readonly atMs: number;
+}
+
+/** This side must stop. */
+export interface DownedSelfDecision {
+  /** `downed-self`. */
+  readonly kind: 'downed-self';
+  /** The strategy that decided, or `unstable` when the view never settled. */
+  readonly strategy: DowningStrategyName | 'unstable';
+  /** Why, for people. */
+  readonly reason: string;
+  /** Monotonic time of the decision, ms. */
+  readonly atMs: number;
+  /** The members this side held reachable at the decision, itself included. */
+  readonly reachable: readonly string[];
+  /** The members it held unreachable. */
+  readonly unreachable: readonly string[];
+}
 
 /** What a decision did. */
-export type DowningDecision =
-  | {
-      readonly kind: 'down';
-      /** The members this side removed: they are gone for good, a later life of theirs rejoins anew. */
-      readonly members: readonly string[];
-      readonly strategy: DowningStrategyName;
-      readonly reason: string;
-      readonly atMs: number;
-    }
-  | {
-      readonly kind: 'downed-self';
-      readonly strategy: DowningStrategyName | 'unstable';
-      readonly reason: string;
-      readonly atMs: number;
-      /** The members this side held reachable, itself included, and unreachable, at the decision. */
-      readonly reachable: readonly string[];
-      readonly unreachable: readonly string[];
-    };
+export type DowningDecision = DownDecision | DownedSelfDecision;
 
 /** The core's settings, resolved. */
 export interface DowningCoreSettings {

@@ -7,7 +7,12 @@ import { InvalidOptionError } from '../errors.js';
 import type { MemberEvent } from '../membership/events.js';
 import type { MemberStateName } from '../membership/member-state.js';
 import { systemClock } from '../runtime/system.js';
-import { DowningCore, type DowningDecision } from './downing-core.js';
+import {
+  type DownDecision,
+  type DownedSelfDecision,
+  DowningCore,
+  type DowningDecision,
+} from './downing-core.js';
 import { resolveDowningOptions, type SplitBrainResolverOptions } from './downing-options.js';
 
 /** What the resolver reads of a membership source: a started `SwimNode` has it all. */
@@ -34,12 +39,20 @@ export interface DowningSource {
   };
 }
 
+/** The two sides of a cut, by name, as {@link SplitBrainResolver.sides} gives them. */
+export interface DowningSides {
+  /** The members this side reaches, itself included. */
+  readonly reachable: readonly string[];
+  /** Those it does not, not yet downed. */
+  readonly unreachable: readonly string[];
+}
+
 /** The events of a {@link SplitBrainResolver}, by name. */
 export interface SplitBrainResolverEventMap {
   /** This side stays up and removed the members it could not reach. */
-  down: [Extract<DowningDecision, { kind: 'down' }>];
+  down: [DownDecision];
   /** This side must stop: shut the member down (an agent exits). Emitted once; nothing follows. */
-  'downed-self': [Extract<DowningDecision, { kind: 'downed-self' }>];
+  'downed-self': [DownedSelfDecision];
 }
 
 const EVENTS: readonly MemberEvent['type'][] = ['alive', 'suspect', 'dead', 'left'];
@@ -102,7 +115,7 @@ export class SplitBrainResolver extends EventEmitter<SplitBrainResolverEventMap>
   }
 
   /** The members this side reaches, itself included, and those it does not, as the core counts them. */
-  sides(): { readonly reachable: readonly string[]; readonly unreachable: readonly string[] } {
+  sides(): DowningSides {
     const sides = this.core.sides();
     return {
       reachable: sides.reachable.map((m) => m.name),

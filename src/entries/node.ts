@@ -7,6 +7,27 @@
  *
  * @module fdkit/node
  */
+
+export type {
+  DownAllStrategy,
+  DownDecision,
+  DownedSelfDecision,
+  DowningDecision,
+  DowningLease,
+  DowningStrategy,
+  KeepMajorityStrategy,
+  KeepOldestStrategy,
+  LeaseMajorityStrategy,
+  StaticQuorumStrategy,
+} from '../downing/downing-core.js';
+export type { SplitBrainResolverOptions } from '../downing/downing-options.js';
+export {
+  type DowningSides,
+  type DowningSource,
+  SplitBrainResolver,
+  type SplitBrainResolverEventMap,
+} from '../downing/split-brain-resolver.js';
+export type { DowningStrategyName } from '../downing/strategy.js';
 export {
   AbortError,
   InvalidArgumentError,

@@ -75,6 +75,17 @@ describe('tidy', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the split-brain resolver's core imports nothing from Node: only its SplitBrainResolver wrapper may", () => {
+    const pure = sourceFiles(join(ROOT, 'src', 'downing')).filter(
+      (f) => !f.endsWith('split-brain-resolver.ts'),
+    );
+    expect(pure.length).toBeGreaterThanOrEqual(3);
+    const offenders = pure
+      .filter((file) => /from\s+'node:|runtime\/system\.js'/.test(code(file)))
+      .map((file) => relative(ROOT, file));
+    expect(offenders).toEqual([]);
+  });
+
   it("the leader hint's core imports nothing from Node either: only its LeaderHint wrapper may", () => {
     const pure = sourceFiles(join(ROOT, 'src', 'omega')).filter((f) => !f.endsWith('leader-hint.ts'));
     expect(pure.length).toBeGreaterThanOrEqual(3);
