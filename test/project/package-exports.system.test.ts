@@ -18,7 +18,15 @@ const SUBPATHS = ['detector', 'swim', 'node', 'sim', 'fencing', 'tune', 'metrics
 const NAMES: Record<(typeof SUBPATHS)[number], readonly string[]> = {
   detector: ['PhiAccrualDetector', 'ChenDetector', 'FixedTimeoutDetector', 'DetectorRegistry', 'phi'],
   swim: ['SwimCore', 'resolveSwimConfig', 'expectedTiming', 'lan', 'VirtualClock', 'Random'],
-  node: ['createNode', 'SwimNode', 'createHeartbeatMonitor', 'LeaderHint', 'Keyring', 'MemoryNetwork'],
+  node: [
+    'createNode',
+    'SwimNode',
+    'createHeartbeatMonitor',
+    'LeaderHint',
+    'SplitBrainResolver',
+    'Keyring',
+    'MemoryNetwork',
+  ],
   sim: ['Simulation', 'planFaults', 'lanNetwork'],
   fencing: ['createEtcdLeaseProvider', 'claimCas', 'MemoryCasStore', 'claimFence', 'FencingGuard'],
   tune: ['tuneDetectors', 'generateTrace', 'replayTrace', 'parseTrace', 'qosMetrics'],
