@@ -141,6 +141,22 @@ describe('DowningCore', () => {
     expect(decisions).toMatchObject([{ kind: 'down', members: ['e'], reason: 'majority: 4 of 5 reachable' }]);
   });
 
+  it('crashes one after the other: each is downed by the members still counted', () => {
+    const { c, clock, decisions } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    c.observe('d', 'dead', 0);
+    clock.advance(STABLE);
+    c.observe('e', 'dead', 0);
+    clock.advance(STABLE);
+    c.observe('c', 'dead', 0);
+    clock.advance(STABLE);
+    // Without the earlier downs, 2 of 5 would be a minority: the last two would down themselves.
+    expect(decisions.map((d) => [d.kind, d.reason])).toEqual([
+      ['down', 'majority: 4 of 5 reachable'],
+      ['down', 'majority: 3 of 4 reachable'],
+      ['down', 'even split of 2: this side holds a, the lowest name'],
+    ]);
+  });
+
   it('takes a downed member back when a new life of it is alive', () => {
     const { c, clock, decisions } = core({ name: 'keep-majority' }, ['b', 'c']);
     c.observe('c', 'dead', 3);
