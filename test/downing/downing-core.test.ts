@@ -153,7 +153,7 @@ describe('DowningCore', () => {
     expect(decisions.map((d) => [d.kind, d.reason])).toEqual([
       ['down', 'majority: 4 of 5 reachable'],
       ['down', 'majority: 3 of 4 reachable'],
-      ['down', 'even split of 2: this side holds a, the lowest name'],
+      ['down', 'majority: 2 of 3 reachable'],
     ]);
   });
 
