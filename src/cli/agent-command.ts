@@ -9,6 +9,7 @@ import { InvalidOptionError, JoinError, NetworkError } from '../errors.js';
 import { createNode, type SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
 import { checkSeed } from '../transport/resolve.js';
+import { AGENT_DOWNING_FLAGS, agentDowningSpec, startAgentDowning } from './agent-downing.js';
 import { AGENT_HTTP_FLAGS, type AgentHttp, agentHttpSpec, startAgentHttp } from './agent-http.js';
 import { commandFlags, listFlag, stringFlag, UsageError } from './args.js';
 import { readKeyringFile } from './keyring-file.js';
@@ -50,6 +51,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     label: { kind: 'string' },
     'retry-join': { kind: 'boolean' },
     ...AGENT_HTTP_FLAGS,
+    ...AGENT_DOWNING_FLAGS,
   });
   const name = stringFlag(flags, 'name');
   const bind = stringFlag(flags, 'bind');
@@ -81,6 +83,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
   }
   const keyring = keyringFile === undefined ? undefined : readKeyringFile('agent', keyringFile);
   const httpSpec = agentHttpSpec(flags);
+  const downingSpec = agentDowningSpec(flags);
   const advertise = stringFlag(flags, 'advertise');
   const meta = stringFlag(flags, 'meta');
   const logger = pino({ level, base: { node: name } }, io.stderr);
@@ -173,6 +176,21 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
         );
       },
     );
+  }
+  if (downingSpec !== undefined) {
+    // After the join: the resolver counts the cluster from the view it starts with.
+    const started = node;
+    startAgentDowning(started, downingSpec, {
+      logger,
+      profile: profile as ProfileName,
+      stop: (status) => {
+        void http?.close();
+        void started.shutdown().then(
+          () => io.exit(status),
+          () => io.exit(status),
+        );
+      },
+    });
   }
   return node;
 }

@@ -21,6 +21,7 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
       'agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local]',
       '[--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join]',
       '[--http [HOST:]PORT [--http-token-file PATH]]',
+      '[--downing STRATEGY [--quorum-size N] [--stable-after-ms MS] [--keep-running-when-downed]]',
     ],
     about: [
       'one cluster member; one JSON line per membership event on stdout,',
@@ -31,7 +32,10 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
       'encrypted and what does not decrypt is dropped. --label: the',
       'cluster label, authenticated with every packet. --http: the HTTP',
       'API and status page (docs/http.md), on 127.0.0.1 unless HOST is',
-      'given; a HOST that is not loopback needs --http-token-file',
+      'given; a HOST that is not loopback needs --http-token-file.',
+      '--downing: the split-brain resolver (keep-majority, static-quorum,',
+      'keep-oldest, keep-oldest-down-if-alone, down-all); a downed side',
+      'shuts down and exits 3',
     ],
   },
   members: {
