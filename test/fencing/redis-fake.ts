@@ -154,7 +154,7 @@ export class FakeRedis {
       }
       case 'renew': {
         const stored = this.live(lock);
-        if (stored?.value !== args[0]) return 0;
+        if (stored === undefined || stored.value !== args[0]) return 0;
         stored.expiresAtMs = this.clock.now() + Number(args[1]);
         return 1;
       }

@@ -40,7 +40,7 @@ async function eventually(condition: () => Promise<boolean>, timeoutMs = 5000): 
 
 /** The server's clock, in µs, as the acquire script reads it. */
 async function serverTimeUs(): Promise<bigint> {
-  const [seconds, micros] = await raw.time();
+  const [seconds = '', micros = ''] = (await raw.time()).map(String);
   return BigInt(seconds) * 1_000_000n + BigInt(micros);
 }
 
