@@ -65,7 +65,10 @@ export function parseAcquireReply(reply: unknown): AcquireReply {
   throw new Error(`unexpected reply to the acquire script: ${JSON.stringify(reply)}`);
 }
 
-/** The lock key and token counter of lease `name`: one hash tag, so that both map to one cluster slot. */
+/**
+ * The lock key and token counter of lease `name`: one hash tag, so that both map to one cluster slot
+ * (all but a name that starts with `}`, whose tag is empty; the provider talks to one server anyway).
+ */
 export function redisKeys(keyPrefix: string, name: string): { lock: string; counter: string } {
   const lock = `${keyPrefix}{${name}}`;
   return { lock, counter: `${lock}:token` };
