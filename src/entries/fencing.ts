@@ -1,6 +1,6 @@
 /**
- * `fdkit/fencing`: acting safely on a lease. Leases from etcd (the `etcd3` package, an optional peer
- * dependency loaded only when a provider is created), fencing tokens, and the fences that refuse a stale
+ * `fdkit/fencing`: acting safely on a lease. Leases from etcd or Redis (the `etcd3` or `ioredis` package,
+ * an optional peer dependency loaded only when a provider is created), fencing tokens, and the fences that refuse a stale
  * holder's writes: in SQL (SQLite, PostgreSQL, MySQL statements), over any compare-and-set store, or
  * through a {@link FencingGuard} in front of a store of your own.
  *
@@ -49,6 +49,9 @@ export {
   type LeaseTimings,
   minimumSafetyMarginMs,
 } from '../fencing/lease-timings.js';
+export type { RedisLease } from '../fencing/redis-lease.js';
+export { createRedisLeaseProvider } from '../fencing/redis-lease-provider.js';
+export type { RedisLeaseProviderOptions } from '../fencing/redis-lease-settings.js';
 export type { SqlDialect, SqlOperator } from '../fencing/sql/dialect.js';
 export type { FenceMode } from '../fencing/sql/fence-verdict.js';
 export {

@@ -4,7 +4,7 @@
  * pay, and most users of the detectors never talk to etcd. A missing package becomes a typed error that
  * says what to install.
  */
-import { LeaseError, MissingDependencyError } from '../errors.js';
+import { MissingDependencyError } from '../errors.js';
 import { isModuleNotFound } from '../optional-dependency.js';
 
 /** The module namespace of `etcd3`. */
@@ -31,15 +31,4 @@ export async function loadEtcd3(
       { cause: error },
     );
   }
-}
-
-/** A `FDKIT_LEASE_UNAVAILABLE` error for a failed `operation` on lease `name`, with the client's error. */
-export function unavailable(name: string, operation: string, error: unknown): LeaseError {
-  const reason = error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
-  return new LeaseError(
-    'FDKIT_LEASE_UNAVAILABLE',
-    name,
-    `lease ${name}: ${operation} failed at the lock service (${reason})`,
-    { cause: error },
-  );
 }

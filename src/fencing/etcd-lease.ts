@@ -15,10 +15,11 @@ import { abortable } from '../abortable.js';
 import { LeaseError } from '../errors.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import { type Etcd3Module, unavailable } from './etcd-client.js';
+import type { Etcd3Module } from './etcd-client.js';
 import type { Lease, ReleaseOptions } from './lease.js';
 import { type LeaseEventMap, type LeaseStateName, LeaseStateTracker } from './lease-state.js';
 import type { GrantedTimings } from './lease-timings.js';
+import { unavailable } from './lease-unavailable.js';
 import type { FencingToken } from './token.js';
 
 /** A lease from etcd: a {@link Lease}, and where its token comes from, for logs and operators. */

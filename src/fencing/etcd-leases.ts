@@ -8,12 +8,13 @@ import { abortable } from '../abortable.js';
 import { InvalidArgumentError, LifecycleError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import { type Etcd3Module, unavailable } from './etcd-client.js';
+import type { Etcd3Module } from './etcd-client.js';
 import { type EtcdLease, HeldEtcdLease } from './etcd-lease.js';
 import type { EtcdLeaseSettings } from './etcd-lease-settings.js';
 import { etcdToken } from './etcd-token.js';
 import { type AcquireOptions, type LeaseProvider, resolveAcquireOptions } from './lease.js';
 import { grantedTimings } from './lease-timings.js';
+import { unavailable } from './lease-unavailable.js';
 
 type Etcd3 = InstanceType<Etcd3Module['Etcd3']>;
 

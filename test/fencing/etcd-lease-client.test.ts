@@ -1,12 +1,14 @@
 /**
  * Loading the optional peer dependency etcd3 (etcd-client.ts): a missing package, whichever of Node's
  * two codes says so, becomes a MissingDependencyError that says what to install; any other failure of
- * the import is the caller's to see as it is. And the FDKIT_LEASE_UNAVAILABLE error of a failed request.
+ * the import is the caller's to see as it is. And the FDKIT_LEASE_UNAVAILABLE error of a failed request
+ * (lease-unavailable.ts), shown with an etcd client error.
  */
 import { readFileSync } from 'node:fs';
 import * as etcd3 from 'etcd3';
 import { describe, expect, it } from 'vitest';
-import { loadEtcd3, unavailable } from '../../src/fencing/etcd-client.js';
+import { loadEtcd3 } from '../../src/fencing/etcd-client.js';
+import { unavailable } from '../../src/fencing/lease-unavailable.js';
 import { LeaseError, MissingDependencyError } from '../../src/index.js';
 
 const PEER_RANGE = (

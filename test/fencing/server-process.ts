@@ -100,8 +100,10 @@ export interface ServerOptions {
   readonly binary: string;
   readonly args: readonly string[];
   readonly user?: SystemUser | undefined;
-  /** The log line (on stderr) that the server writes once it accepts connections. */
+  /** The log line that the server writes once it accepts connections. */
   readonly ready: RegExp;
+  /** Where the server writes its log, and so the ready line: stderr by default (redis-server: stdout). */
+  readonly logTo?: 'stdout' | 'stderr';
   readonly timeoutMs: number;
   /** The signal of a quick clean shutdown: SIGINT for PostgreSQL ("fast"), SIGTERM for MariaDB. */
   readonly stopSignal: NodeJS.Signals;
@@ -129,7 +131,9 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     lines.push(line);
     if (lines.length > LOG_LINES_KEPT) lines.shift();
   };
-  createInterface({ input: child.stdout! }).on('line', keep);
+  const [logStream, otherStream] =
+    options.logTo === 'stdout' ? [child.stdout!, child.stderr!] : [child.stderr!, child.stdout!];
+  createInterface({ input: otherStream }).on('line', keep);
 
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -162,7 +166,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
           ),
         );
       });
-      createInterface({ input: child.stderr! }).on('line', (line) => {
+      createInterface({ input: logStream }).on('line', (line) => {
         keep(line);
         if (options.ready.test(line)) {
           clearTimeout(timer);

@@ -150,10 +150,12 @@ describe('what an import loads, in a fresh process', () => {
     expect(http.files.length).toBeLessThan(root.files.length / 4);
   });
 
-  it('fdkit/fencing loads neither the codec nor the sockets, nor etcd3 until a provider is made', () => {
+  it('fdkit/fencing loads neither the codec nor the sockets, nor etcd3 or ioredis until a provider is made', () => {
     const fencing = modulesLoadedBy('fdkit/fencing');
     expect(fencing.files).toContain(join(DIST, 'entries', 'fencing.js'));
-    const heavy = packagesIn(fencing).filter((p) => ['msgpackr', 'dgram-as-promised', 'etcd3'].includes(p));
+    const heavy = packagesIn(fencing).filter((p) =>
+      ['msgpackr', 'dgram-as-promised', 'etcd3', 'ioredis'].includes(p),
+    );
     expect(heavy).toEqual([]);
   });
 });
