@@ -168,27 +168,21 @@ describe('DowningCore', () => {
 });
 
 describe('lease-majority', () => {
-  function lease(answers: boolean[]) {
-    const calls: number[] = [];
-    return {
-      calls,
-      lease: (clock: VirtualClock) => ({
-        acquire: () => {
-          calls.push(clock.now());
-          return Promise.resolve(answers.shift() ?? false);
-        },
-      }),
-    };
-  }
-
-  it('the majority tries for the lease at once and, holding it, downs the unreachable', async () => {
-    const l = lease([true]);
+  /** A core of a, b and c racing for a lease that answers `held`, with every call's time recorded. */
+  function racing(held: boolean) {
     const clock = new VirtualClock();
+    const calls: number[] = [];
     const decisions: DowningDecision[] = [];
+    const lease = {
+      acquire: () => {
+        calls.push(clock.now());
+        return Promise.resolve(held);
+      },
+    };
     const c = new DowningCore(
       {
         self: { name: 'a', age: 1 },
-        strategy: { name: 'lease-majority', lease: l.lease(clock), acquireLeaseDelayForMinorityMs: 2_000 },
+        strategy: { name: 'lease-majority', lease, acquireLeaseDelayForMinorityMs: 2_000 },
         stableAfterMs: STABLE,
         downAllWhenUnstableMs: undefined,
       },
@@ -196,10 +190,15 @@ describe('lease-majority', () => {
       (d) => decisions.push(d),
     );
     for (const name of ['b', 'c']) c.observe(name, 'alive', 2);
+    return { c, clock, calls, decisions };
+  }
+
+  it('the majority tries for the lease at once and, holding it, downs the unreachable', async () => {
+    const { c, clock, calls, decisions } = racing(true);
     c.observe('c', 'suspect', 2);
     const cut = clock.now();
     clock.advance(STABLE);
-    expect(l.calls).toEqual([cut + STABLE]);
+    expect(calls).toEqual([cut + STABLE]);
     await Promise.resolve();
     expect(decisions).toMatchObject([
       { kind: 'down', members: ['c'], reason: 'the majority holds the lease' },
@@ -207,27 +206,14 @@ describe('lease-majority', () => {
   });
 
   it('the minority waits its delay before it tries, and without the lease downs itself', async () => {
-    const l = lease([false]);
-    const clock = new VirtualClock();
-    const decisions: DowningDecision[] = [];
-    const c = new DowningCore(
-      {
-        self: { name: 'a', age: 1 },
-        strategy: { name: 'lease-majority', lease: l.lease(clock), acquireLeaseDelayForMinorityMs: 2_000 },
-        stableAfterMs: STABLE,
-        downAllWhenUnstableMs: undefined,
-      },
-      clock,
-      (d) => decisions.push(d),
-    );
-    for (const name of ['b', 'c']) c.observe(name, 'alive', 2);
+    const { c, clock, calls, decisions } = racing(false);
     c.observe('b', 'suspect', 2);
     c.observe('c', 'suspect', 2);
     const cut = clock.now();
     clock.advance(STABLE + 1_999);
-    expect(l.calls).toEqual([]);
+    expect(calls).toEqual([]);
     clock.advance(1);
-    expect(l.calls).toEqual([cut + STABLE + 2_000]);
+    expect(calls).toEqual([cut + STABLE + 2_000]);
     await Promise.resolve();
     expect(decisions).toMatchObject([{ kind: 'downed-self', reason: 'the minority did not get the lease' }]);
   });
