@@ -101,6 +101,7 @@ export {
   type DeclaredDeadEvent,
   isMemberEvent,
   type MessageEvent,
+  type RefutedEvent,
   type SwimEvent,
 } from '../swim/events.js';
 export * from '../transport/index.js';

@@ -139,7 +139,7 @@ export class MembershipRules {
     if (id === view.selfId) {
       // A leave of ours at or above this life is an earlier life's (a restart at the same incarnation):
       // refuted like a death. While this member is leaving, `accused` does nothing.
-      this.self.accused(d.incarnation);
+      this.self.accused(d.incarnation, d.from === d.name ? 'left' : 'dead', d.from);
       // Our own leave coming back is no accusation: nothing to tell the application.
       if (d.from === d.name) return;
       // The application may want to rejoin, or raise an alarm: once per life declared dead, even when a
