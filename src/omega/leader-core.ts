@@ -337,16 +337,25 @@ export class LeaderCore {
     // A member never heard of has no failures to flap between; a comeback has to last first.
     if (firstHeard || this.options.stableForMs === 0) {
       if (better(e, this.current)) this.change(e, 'stable-better');
+      else if (this.yielding()) this.change(e, 'self-comeback');
       return;
     }
     // The same sum as the clock's due time, so that a wait ending now counts as over (see `timer`).
     e.stableAtMs = this.clock.now() + this.options.stableForMs;
     e.timer = this.clock.setTimer(this.options.stableForMs, () => {
       e.timer = undefined;
-      if (!this.stopped && e.state === 'alive' && better(e, this.current)) {
-        this.change(this.bestStable(), 'stable-better');
-      }
+      if (this.stopped || e.state !== 'alive') return;
+      if (better(e, this.current)) this.change(this.bestStable(), 'stable-better');
+      else if (this.yielding()) this.change(this.bestStable(), 'self-comeback');
     });
+  }
+
+  /**
+   * Whether the local member names itself only for want of another stable member, while it waits out
+   * its own comeback: the first stable member to turn up takes the lead from it.
+   */
+  private yielding(): boolean {
+    return this.current.name === this.options.self.name && !this.isStable(this.entries.get(this.current.name)!);
   }
 
   private becameIneligible(e: Entry, state: 'suspect' | 'dead' | 'left'): void {
