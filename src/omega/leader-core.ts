@@ -355,7 +355,9 @@ export class LeaderCore {
    * its own comeback: the first stable member to turn up takes the lead from it.
    */
   private yielding(): boolean {
-    return this.current.name === this.options.self.name && !this.isStable(this.entries.get(this.current.name)!);
+    return (
+      this.current.name === this.options.self.name && !this.isStable(this.entries.get(this.current.name)!)
+    );
   }
 
   private becameIneligible(e: Entry, state: 'suspect' | 'dead' | 'left'): void {

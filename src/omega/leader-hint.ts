@@ -9,8 +9,8 @@ import type { MemberEvent } from '../membership/events.js';
 import type { MemberStateName } from '../membership/member-state.js';
 import { checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
-import type { RefutedEvent } from '../swim/events.js';
 import { systemClock } from '../runtime/system.js';
+import type { RefutedEvent } from '../swim/events.js';
 import { type KnownMember, type LeaderCandidate, type LeaderChange, LeaderCore } from './leader-core.js';
 import type { LeaderCoreOptions, LeaderSelf } from './leader-options.js';
 
@@ -76,7 +76,14 @@ export interface LeaderHintEventMap {
 }
 
 const OWNER = 'LeaderHint';
-const EVENTS: readonly (MemberEventName | 'refuted')[] = ['alive', 'suspect', 'dead', 'left', 'update', 'refuted'];
+const EVENTS: readonly (MemberEventName | 'refuted')[] = [
+  'alive',
+  'suspect',
+  'dead',
+  'left',
+  'update',
+  'refuted',
+];
 const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank', 'clock'] as const;
 
 /**

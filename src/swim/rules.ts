@@ -246,8 +246,16 @@ export class MembershipRules {
         case ALIVE:
           if (joiner !== undefined && name === from && id !== undefined) {
             const held = table.stateOf(id);
-            if ((held === SUSPECT || held === DEAD || held === LEFT) && incarnation > table.incarnationOf(id)) {
-              notices.push({ address: addresses[i]!, name, incarnation: table.incarnationOf(id), suspect: true });
+            if (
+              (held === SUSPECT || held === DEAD || held === LEFT) &&
+              incarnation > table.incarnationOf(id)
+            ) {
+              notices.push({
+                address: addresses[i]!,
+                name,
+                incarnation: table.incarnationOf(id),
+                suspect: true,
+              });
             }
           }
           this.alive(

@@ -62,26 +62,34 @@ function noneBoundMs(n: number, downMs: number): number {
 }
 
 describe('the comeback window in the simulator', () => {
-  it.each([5, 20])('after a 2.5 s pause of the leader, never two self-named leaders (n = %d, 8 seeds)', (n) => {
-    const failures: string[] = [];
-    let leaderless = 0;
-    for (const seed of seeds(4100, 8)) {
-      const s = sample(n, seed, { pauses: [{ member: 0, atMs: 5000, durationMs: 2500 }] }, 30);
-      if (s.twoMs > 0) failures.push(`SIM_SEED=${seed}: two self-named leaders for ${s.twoMs} ms`);
-      if (s.atEnd.join() !== 'n0') failures.push(`SIM_SEED=${seed}: self-named at the end: ${s.atEnd.join()}`);
-      if (s.longestNoneMs > noneBoundMs(n, 2500)) failures.push(`SIM_SEED=${seed}: ${s.longestNoneMs} ms leaderless`);
-      if (s.longestNoneMs > 2500 + lan.probeIntervalMs) leaderless++;
-    }
-    console.log(`n = ${n}: ${leaderless} of 8 runs without a self-named leader for more than the pause and a probe interval`);
-    expect(failures).toEqual([]);
-  });
+  it.each([5, 20])(
+    'after a 2.5 s pause of the leader, never two self-named leaders (n = %d, 8 seeds)',
+    (n) => {
+      const failures: string[] = [];
+      let leaderless = 0;
+      for (const seed of seeds(4100, 8)) {
+        const s = sample(n, seed, { pauses: [{ member: 0, atMs: 5000, durationMs: 2500 }] }, 30);
+        if (s.twoMs > 0) failures.push(`SIM_SEED=${seed}: two self-named leaders for ${s.twoMs} ms`);
+        if (s.atEnd.join() !== 'n0')
+          failures.push(`SIM_SEED=${seed}: self-named at the end: ${s.atEnd.join()}`);
+        if (s.longestNoneMs > noneBoundMs(n, 2500))
+          failures.push(`SIM_SEED=${seed}: ${s.longestNoneMs} ms leaderless`);
+        if (s.longestNoneMs > 2500 + lan.probeIntervalMs) leaderless++;
+      }
+      console.log(
+        `n = ${n}: ${leaderless} of 8 runs without a self-named leader for more than the pause and a probe interval`,
+      );
+      expect(failures).toEqual([]);
+    },
+  );
 
   it.each([5, 20])('after a restart of the leader, never two self-named leaders (n = %d, 8 seeds)', (n) => {
     const failures: string[] = [];
     for (const seed of seeds(4200, 8)) {
       const s = sample(n, seed, { crashes: [{ member: 0, atMs: 5000, restartAtMs: 12_000 }] }, 40);
       if (s.twoMs > 0) failures.push(`SIM_SEED=${seed}: two self-named leaders for ${s.twoMs} ms`);
-      if (s.atEnd.join() !== 'n0') failures.push(`SIM_SEED=${seed}: self-named at the end: ${s.atEnd.join()}`);
+      if (s.atEnd.join() !== 'n0')
+        failures.push(`SIM_SEED=${seed}: self-named at the end: ${s.atEnd.join()}`);
       // Down 7 s: the others suspect it within a few probe periods of the crash, and n1 leads.
       if (s.longestNoneMs > noneBoundMs(n, 3 * lan.probeIntervalMs)) {
         failures.push(`SIM_SEED=${seed}: ${s.longestNoneMs} ms leaderless`);

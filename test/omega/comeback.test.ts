@@ -134,11 +134,14 @@ describe('LeaderCore: a member that comes back waits for itself', () => {
     const names = ['n0', 'n1', 'n2', 'n3'];
     const clock = new VirtualClock();
     const baseline = new LeaderBaseline(names.map((name) => ({ name })));
-    const cores = names.map((self) => new LeaderCore({ self: { name: self }, stableForMs: S }, clock, () => {}, baseline));
+    const cores = names.map(
+      (self) => new LeaderCore({ self: { name: self }, stableForMs: S }, clock, () => {}, baseline),
+    );
     expect(cores.map((c) => c.leader)).toEqual(['n0', 'n0', 'n0', 'n0']);
     // Members that learn of each other by their joins agree at once too.
     const fresh = names.map((self) => core(self, [], clock));
-    for (const f of fresh) for (const other of names) if (other !== f.core.self) f.event('alive', other, 'unknown');
+    for (const f of fresh)
+      for (const other of names) if (other !== f.core.self) f.event('alive', other, 'unknown');
     expect(fresh.map((f) => [f.core.leader, f.core.epoch])).toEqual([
       ['n0', 0],
       ['n0', 1],
@@ -151,25 +154,28 @@ describe('LeaderCore: a member that comes back waits for itself', () => {
 describe('LeaderCore: the member that took over and the member that comes back', () => {
   // n0 is suspected at 0 and refutes at 100; n1 hears the refutation `delay` ms later (its
   // dissemination) and waits stableForMs from then. One ms at a time, never both name themselves.
-  it.each([0, 1, 400, 999])('never both name themselves, with the refutation reaching n1 %d ms after it was made', (delay) => {
-    const clock = new VirtualClock();
-    const n0 = core('n0', ['n1', 'n2'], clock);
-    const n1 = core('n1', ['n0', 'n2'], clock);
-    n1.event('suspect', 'n0', 'alive');
-    clock.advance(100);
-    n0.core.selfRefuted();
-    clock.advance(delay);
-    n1.event('alive', 'n0', 'suspect');
-    let both = 0;
-    for (let t = 0; t < 15_000; t++) {
-      clock.advance(1);
-      if (n0.core.leader === 'n0' && n1.core.leader === 'n1') both++;
-    }
-    expect(both).toBe(0);
-    // The member that took over keeps the lead through its wait, then yields; n0 takes it after its own.
-    expect(n1.log()).toEqual(['0 n1 leader-suspect', `${100 + delay + S} n0 stable-better`]);
-    expect(n0.log()).toEqual(['100 n1 self-comeback', `${100 + OWN_WAIT} n0 stable-better`]);
-  });
+  it.each([0, 1, 400, 999])(
+    'never both name themselves, with the refutation reaching n1 %d ms after it was made',
+    (delay) => {
+      const clock = new VirtualClock();
+      const n0 = core('n0', ['n1', 'n2'], clock);
+      const n1 = core('n1', ['n0', 'n2'], clock);
+      n1.event('suspect', 'n0', 'alive');
+      clock.advance(100);
+      n0.core.selfRefuted();
+      clock.advance(delay);
+      n1.event('alive', 'n0', 'suspect');
+      let both = 0;
+      for (let t = 0; t < 15_000; t++) {
+        clock.advance(1);
+        if (n0.core.leader === 'n0' && n1.core.leader === 'n1') both++;
+      }
+      expect(both).toBe(0);
+      // The member that took over keeps the lead through its wait, then yields; n0 takes it after its own.
+      expect(n1.log()).toEqual(['0 n1 leader-suspect', `${100 + delay + S} n0 stable-better`]);
+      expect(n0.log()).toEqual(['100 n1 self-comeback', `${100 + OWN_WAIT} n0 stable-better`]);
+    },
+  );
 });
 
 /** A source driven by hand, emitting what a SWIM node would. */
@@ -204,7 +210,15 @@ describe('LeaderHint: the refuted event of its source', () => {
       localHealth: 0,
     });
     expect(hint.isLeader).toBe(true);
-    source.emit({ type: 'refuted', member: 'n0', accuser: 'n1', held: 'suspect', incarnation: 1, atMs: 0, wallMs: 0 });
+    source.emit({
+      type: 'refuted',
+      member: 'n0',
+      accuser: 'n1',
+      held: 'suspect',
+      incarnation: 1,
+      atMs: 0,
+      wallMs: 0,
+    });
     expect([hint.leader, hint.isLeader]).toEqual(['n1', false]);
     clock.advance(OWN_WAIT);
     expect(hint.isLeader).toBe(true);

@@ -75,17 +75,20 @@ describe('a join from a member whose older life this member held suspect, dead o
     ['suspect', SUSPECT],
     ['dead', DEAD],
     ['left', LEFT],
-  ] as const)('held %s: the joiner is told of that life by a suspicion, and comes back alive here', (_, state) => {
-    const h = harness();
-    h.know('j', state, 5);
-    const { rules: r } = rules(h);
-    expect(r.merge(list([['j', 9, ALIVE]]), 'j', true)).toBeUndefined();
-    expect(h.ctx.view.table.stateOf(h.id('j'))).toBe(ALIVE);
-    const told = h.packets.filter(({ to }) => to === addressOf('j'));
-    expect(told.map(({ packet }) => [packet.type, packet.updates[0]])).toEqual([
-      ['gossip', { kind: 'suspect', name: 'j', incarnation: 5, from: 'self' }],
-    ]);
-  });
+  ] as const)(
+    'held %s: the joiner is told of that life by a suspicion, and comes back alive here',
+    (_, state) => {
+      const h = harness();
+      h.know('j', state, 5);
+      const { rules: r } = rules(h);
+      expect(r.merge(list([['j', 9, ALIVE]]), 'j', true)).toBeUndefined();
+      expect(h.ctx.view.table.stateOf(h.id('j'))).toBe(ALIVE);
+      const told = h.packets.filter(({ to }) => to === addressOf('j'));
+      expect(told.map(({ packet }) => [packet.type, packet.updates[0]])).toEqual([
+        ['gossip', { kind: 'suspect', name: 'j', incarnation: 5, from: 'self' }],
+      ]);
+    },
+  );
 
   it('says nothing to a joiner it held alive, to a first join, or outside a join', () => {
     const h = harness();
