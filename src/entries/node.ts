@@ -82,6 +82,7 @@ export {
   LeaderHint,
   type LeaderHintEventMap,
   type LeaderHintOptions,
+  type LeaderSourceEvent,
   type MemberEventName,
   type MembershipSource,
 } from '../omega/leader-hint.js';
