@@ -103,6 +103,7 @@ export {
   LeaderHint,
   type LeaderHintEventMap,
   type LeaderHintOptions,
+  type LeaderSourceEvent,
   type MemberEventName,
   type MembershipSource,
 } from '../omega/leader-hint.js';
@@ -122,6 +123,7 @@ export {
   type DeclaredDeadEvent,
   isMemberEvent,
   type MessageEvent,
+  type RefutedEvent,
   type SwimEvent,
 } from '../swim/events.js';
 export * from '../transport/index.js';

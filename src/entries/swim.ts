@@ -36,6 +36,7 @@ export {
   type DeclaredDeadEvent,
   isMemberEvent,
   type MessageEvent,
+  type RefutedEvent,
   type SwimEvent,
 } from '../swim/events.js';
 export type { SeedAnswer } from '../swim/join-attempt.js';

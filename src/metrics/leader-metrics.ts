@@ -25,6 +25,7 @@ const CAUSES = Object.keys({
   'leader-left': true,
   'stable-better': true,
   'rank-changed': true,
+  'self-comeback': true,
 } satisfies Record<LeaderChangeCause, true>);
 
 /** Makes the leader metrics and subscribes to the hint; returns what unsubscribes. */

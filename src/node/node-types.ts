@@ -2,7 +2,13 @@
  * The public types of a `SwimNode`'s methods and events, apart from the class, which `node.ts`
  * holds.
  */
-import type { ConflictEvent, DeclaredDeadEvent, MemberEvent, MessageEvent } from '../swim/events.js';
+import type {
+  ConflictEvent,
+  DeclaredDeadEvent,
+  MemberEvent,
+  MessageEvent,
+  RefutedEvent,
+} from '../swim/events.js';
 
 /** The events of a `SwimNode`, by name. */
 export interface NodeEventMap {
@@ -22,6 +28,8 @@ export interface NodeEventMap {
   conflict: [ConflictEvent];
   /** Another member declared this one dead; it refuted unless it was leaving (`fdkit agent` logs it). */
   'declared-dead': [DeclaredDeadEvent];
+  /** Another member held this one suspect, dead or left (after a pause, or of an older life): it answered. */
+  refuted: [RefutedEvent];
   /**
    * A direct probe's ack came back: its round trip, in ms (`MemberInfo.rttMs` smooths them per member).
    * Emitted only while someone listens, with a number and nothing else, so that a probe a second costs

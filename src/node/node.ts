@@ -422,6 +422,9 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       case 'declared-dead':
         this.emit('declared-dead', event);
         return;
+      case 'refuted':
+        this.emit('refuted', event);
+        return;
       default:
         this.emit(event.type, event);
     }

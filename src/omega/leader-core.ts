@@ -12,6 +12,10 @@
  *   member always is;
  * - it is stable once eligible for `stableForMs`; a member first heard of (cause `joined`), the members
  *   known at start and the local member are stable at once: only a comeback, which may be a flap, waits;
+ * - the local member comes back too when it learns that others held it suspect, dead or left (its SWIM
+ *   node refuted them: after a pause, or a restart under the same name that the cluster remembers). It
+ *   then waits as the others wait for it, a tenth longer (`SELF_MARGIN`), and meanwhile names
+ *   the best stable member other than itself, or itself when there is none;
  * - when the leader becomes ineligible, the lead moves at once to the best stable member;
  * - a stable member ranked better than the leader takes the lead (when its wait ends, or its rank rises).
  * Once every view holds the same members eligible for `stableForMs`, every view names the best of them.
@@ -43,7 +47,12 @@ export type LeaderChangeCause =
   /** A better-ranked member came back and stayed eligible for `stableForMs`. */
   | 'stable-better'
   /** Metadata changed a rank, so that another stable member now ranks first. */
-  | 'rank-changed';
+  | 'rank-changed'
+  /**
+   * The local member learnt that others held it suspect, dead or left: it yields to the best stable
+   * member while they wait out its comeback.
+   */
+  | 'self-comeback';
 
 /** A change of the leader, as the `'leader'` event of {@link LeaderHint} carries it. */
 export interface LeaderChange {
@@ -141,6 +150,14 @@ interface Entry extends RankedMember {
 }
 
 const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank'] as const;
+
+/**
+ * The local member's own wait is `stableForMs` × this. The others start waiting when its refutation
+ * reaches them, a few gossip rounds after it refuted; were its wait no longer than theirs, it would name
+ * itself while the member that took over still did. A tenth of the default `stableForMs` is one `lan`
+ * probe interval, five gossip rounds: more than a refutation takes to spread in the clusters measured.
+ */
+const SELF_MARGIN = 1.1;
 const EMPTY = new Uint8Array(0);
 const defaultRank: RankFunction = (_name, meta) => priorityFromMeta(meta);
 
@@ -239,6 +256,27 @@ export class LeaderCore {
     if (this.setMeta(own, meta)) this.rankChanged(own);
   }
 
+  /**
+   * The local member learnt that another member held it suspect, dead or left, at its current
+   * incarnation or an older life's (a SWIM node's `refuted` event): the members that did so named
+   * another leader and now wait `stableForMs` before they name it again. It waits likewise, a tenth
+   * longer, naming meanwhile the best stable member other than itself (itself when there is none); each
+   * new accusation starts the wait over. Nothing happens with `stableForMs` 0.
+   */
+  selfRefuted(): void {
+    const stableForMs = this.options.stableForMs;
+    if (this.stopped || stableForMs === 0) return;
+    const own = this.entries.get(this.options.self.name)!;
+    own.timer?.cancel();
+    const waitMs = stableForMs * SELF_MARGIN;
+    own.stableAtMs = this.clock.now() + waitMs;
+    own.timer = this.clock.setTimer(waitMs, () => {
+      own.timer = undefined;
+      if (!this.stopped && better(own, this.current)) this.change(this.bestStable(), 'stable-better');
+    });
+    if (this.current.name === own.name) this.change(this.bestStable(), 'self-comeback');
+  }
+
   /** Every member the hint knows, best-ranked first, with whether it is eligible and stable. */
   candidates(): LeaderCandidate[] {
     const all: LeaderCandidate[] = [...this.entries.values()].map((e) => ({
@@ -299,16 +337,27 @@ export class LeaderCore {
     // A member never heard of has no failures to flap between; a comeback has to last first.
     if (firstHeard || this.options.stableForMs === 0) {
       if (better(e, this.current)) this.change(e, 'stable-better');
+      else if (this.yielding()) this.change(e, 'self-comeback');
       return;
     }
     // The same sum as the clock's due time, so that a wait ending now counts as over (see `timer`).
     e.stableAtMs = this.clock.now() + this.options.stableForMs;
     e.timer = this.clock.setTimer(this.options.stableForMs, () => {
       e.timer = undefined;
-      if (!this.stopped && e.state === 'alive' && better(e, this.current)) {
-        this.change(this.bestStable(), 'stable-better');
-      }
+      if (this.stopped || e.state !== 'alive') return;
+      if (better(e, this.current)) this.change(this.bestStable(), 'stable-better');
+      else if (this.yielding()) this.change(this.bestStable(), 'self-comeback');
     });
+  }
+
+  /**
+   * Whether the local member names itself only for want of another stable member, while it waits out
+   * its own comeback: the first stable member to turn up takes the lead from it.
+   */
+  private yielding(): boolean {
+    return (
+      this.current.name === this.options.self.name && !this.isStable(this.entries.get(this.current.name)!)
+    );
   }
 
   private becameIneligible(e: Entry, state: 'suspect' | 'dead' | 'left'): void {
@@ -326,18 +375,21 @@ export class LeaderCore {
   }
 
   /**
-   * The best-ranked stable member: the local member at worst. The baseline's members are in rank order,
-   * so its first one this hint holds nothing else about is its best; the rest are this hint's own.
+   * The best-ranked stable member; the local member when no member is stable, itself included (waiting
+   * out its own comeback): a hint always names someone. The baseline's members are in rank order, so its
+   * first one this hint holds nothing else about is its best; the rest are this hint's own.
    */
   private bestStable(): RankedMember {
-    let best: RankedMember = this.entries.get(this.options.self.name)!;
+    let best: RankedMember | undefined;
     for (const b of this.baseline.members) {
       if (this.entries.has(b.name)) continue;
-      if (better(b, best)) best = b;
+      best = b;
       break;
     }
-    for (const e of this.entries.values()) if (better(e, best) && this.isStable(e)) best = e;
-    return best;
+    for (const e of this.entries.values()) {
+      if ((best === undefined || better(e, best)) && this.isStable(e)) best = e;
+    }
+    return best ?? this.entries.get(this.options.self.name)!;
   }
 
   private change(to: RankedMember, cause: LeaderChangeCause): void {

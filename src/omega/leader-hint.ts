@@ -10,22 +10,27 @@ import type { MemberStateName } from '../membership/member-state.js';
 import { checkKnownKeys } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
+import type { RefutedEvent } from '../swim/events.js';
 import { type KnownMember, type LeaderCandidate, type LeaderChange, LeaderCore } from './leader-core.js';
 import type { LeaderCoreOptions, LeaderSelf } from './leader-options.js';
 
 /** The member events a {@link MembershipSource} emits. */
 export type MemberEventName = MemberEvent['type'];
 
+/** The events the hint reads: member events, and `refuted`, the local member's own comebacks. */
+export type LeaderSourceEvent = MemberEvent | RefutedEvent;
+
 /**
  * Anything that emits member events the way a SWIM node does: a {@link SwimNode}, a
  * {@link HeartbeatMonitor}, or an object of your own. The optional parts let the hint start from the
- * current view and read metadata; without them it learns members from events, with no metadata.
+ * current view and read metadata; without them it learns members from events, with no metadata. A
+ * source that never emits `refuted` (a heartbeat monitor) leaves the local member always stable.
  */
 export interface MembershipSource {
-  /** Subscribes `listener` to one kind of member event; the hint subscribes to each kind it reads. */
-  on(event: MemberEventName, listener: (event: MemberEvent) => void): unknown;
+  /** Subscribes `listener` to one kind of event; the hint subscribes to each kind it reads. */
+  on(event: MemberEventName | 'refuted', listener: (event: LeaderSourceEvent) => void): unknown;
   /** Removes a listener that `on` added; the hint calls it when it stops. */
-  off(event: MemberEventName, listener: (event: MemberEvent) => void): unknown;
+  off(event: MemberEventName | 'refuted', listener: (event: LeaderSourceEvent) => void): unknown;
   /** Every member known, the local one included, with metadata (a SWIM node). */
   members?(): readonly {
     /** Its member name. */
@@ -71,7 +76,14 @@ export interface LeaderHintEventMap {
 }
 
 const OWNER = 'LeaderHint';
-const EVENTS: readonly MemberEventName[] = ['alive', 'suspect', 'dead', 'left', 'update'];
+const EVENTS: readonly (MemberEventName | 'refuted')[] = [
+  'alive',
+  'suspect',
+  'dead',
+  'left',
+  'update',
+  'refuted',
+];
 const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank', 'clock'] as const;
 
 /**
@@ -89,7 +101,10 @@ const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank', 'clock'] as const;
  * smaller name). When the leader is suspected, declared dead or leaves, the hint moves at once. A
  * better-ranked member that comes back (refutes a suspicion, rejoins after a death) takes over only after
  * staying unsuspected for `stableForMs` (10 s by default), so a flapping member does not flap the
- * leader. `epoch` counts this hint's changes; it is local, not agreed across members.
+ * leader. The local member holds itself to the same rule: when its node refutes a suspicion, death or
+ * leave of itself (a pause, a restart the cluster remembers), it names the best other stable member for
+ * `stableForMs` and a tenth, so that it does not name itself while the member that took over still
+ * does. `epoch` counts this hint's changes; it is local, not agreed across members.
  *
  * @example
  * ```ts
@@ -105,7 +120,7 @@ const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank', 'clock'] as const;
  */
 export class LeaderHint extends EventEmitter<LeaderHintEventMap> {
   private readonly core: LeaderCore;
-  private readonly listener = (event: MemberEvent): void => this.observe(event);
+  private readonly listener = (event: LeaderSourceEvent): void => this.observe(event);
   private stopped = false;
 
   /**
@@ -178,7 +193,11 @@ export class LeaderHint extends EventEmitter<LeaderHintEventMap> {
     this.core.stop();
   }
 
-  private observe(event: MemberEvent): void {
+  private observe(event: LeaderSourceEvent): void {
+    if (event.type === 'refuted') {
+      this.core.selfRefuted();
+      return;
+    }
     // Metadata only comes with a member's (re)appearance or an update; only then is the view read.
     const meta = event.type === 'alive' || event.type === 'update' ? this.metaOf(event.member) : undefined;
     this.core.observe(event, meta);

@@ -25,8 +25,9 @@ export interface LeaderCoreOptions {
   /**
    * How long a member that came back (refuted a suspicion, rejoined after a death) must stay
    * unsuspected before it may take the lead from a worse-ranked leader that is still reachable: the
-   * hysteresis that keeps a flapping member from flapping the leader. Default
-   * {@link DEFAULT_STABLE_FOR_MS} (10 s); 0 turns hysteresis off.
+   * hysteresis that keeps a flapping member from flapping the leader. The local member waits it out
+   * too, a tenth longer, when its node refuted a suspicion, death or leave of itself (it came back in
+   * the others' eyes). Default {@link DEFAULT_STABLE_FOR_MS} (10 s); 0 turns hysteresis off.
    */
   readonly stableForMs?: number;
   /**

@@ -9,8 +9,8 @@
  * seeds instead, which is how a test lets the members' filters decide who joins whom.
  *
  * With `leader`, every member also runs a leader hint (`src/omega/leader-core.ts`) fed by its own events
- * and clocked by its own process, so that a paused process's hint waits with it and a crashed one's stops;
- * a restarted member starts a fresh hint.
+ * (its own refutations too) and clocked by its own process, so that a paused process's hint waits with it
+ * and a crashed one's stops; a restarted member starts a fresh hint.
  */
 import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
 import type { MemberStateName } from '../membership/member-state.js';
@@ -321,7 +321,7 @@ export class Simulation {
           if (isMemberEvent(event)) {
             this.metrics.record(i, event);
             this.leaders?.[i]?.observe(event);
-          }
+          } else if (event.type === 'refuted') this.leaders?.[i]?.selfRefuted();
           this.options.onEvent?.(i, event);
         },
         probeConnect: (address, timeoutMs, done) => {

@@ -144,7 +144,7 @@ export class SwimCore {
       () => this.deathWatch?.changed(),
     );
     this.reporter = reporter;
-    this.self = new SelfState(ctx, incarnation, meta);
+    this.self = new SelfState(ctx, reporter, incarnation, meta);
     this.tombstones = new Tombstones(ctx, {
       forget: (id) => {
         view.table.forget(id);

@@ -1,6 +1,7 @@
 /**
  * What a SWIM member reports: member transitions (the vocabulary it shares with the heartbeat monitor,
- * {@link MemberEvent}), application messages, name conflicts, and this member's own declared death.
+ * {@link MemberEvent}), application messages, name conflicts, and this member's own declared death and
+ * refutations.
  */
 import type { MemberEvent } from '../membership/events.js';
 import type { NameConflict } from './delegates.js';
@@ -59,8 +60,31 @@ export interface DeclaredDeadEvent {
   readonly wallMs: number;
 }
 
+/**
+ * This member heard another member hold it suspect, dead or left, at its current incarnation or an older
+ * life's (after a pause, or a restart under the same name), and answered with its alive statement. The
+ * members that held it so see it come back: a leader hint treats it as a comeback too. Reported once per
+ * incarnation accused, however many copies of the accusation gossip brings, and only while running.
+ */
+export interface RefutedEvent {
+  /** Discriminant of {@link SwimEvent}. */
+  readonly type: 'refuted';
+  /** This member's own name. */
+  readonly member: string;
+  /** The member whose statement it was (this member's own name for its own leave of an older life). */
+  readonly accuser: string;
+  /** What the statement held this member to be. */
+  readonly held: 'suspect' | 'dead' | 'left';
+  /** The incarnation the statement was about. */
+  readonly incarnation: number;
+  /** Monotonic time of the event in ms, on the member's clock. */
+  readonly atMs: number;
+  /** Wall time of the event, Unix ms. */
+  readonly wallMs: number;
+}
+
 /** Everything a member reports. */
-export type SwimEvent = MemberEvent | MessageEvent | ConflictEvent | DeclaredDeadEvent;
+export type SwimEvent = MemberEvent | MessageEvent | ConflictEvent | DeclaredDeadEvent | RefutedEvent;
 
 const MEMBER_EVENT_TYPES: ReadonlySet<SwimEvent['type']> = new Set([
   'alive',

@@ -4,7 +4,7 @@
  */
 import type { MemberEvent, TransitionCause } from '../membership/events.js';
 import type { SwimContext } from './context.js';
-import type { SwimEvent } from './events.js';
+import type { RefutedEvent, SwimEvent } from './events.js';
 import type { DeadUpdate } from './messages.js';
 import type { Suspicion } from './suspicion.js';
 
@@ -59,6 +59,20 @@ export class Reporter {
       accuser: d.from,
       incarnation: d.incarnation,
       refuted,
+      atMs: clock.now(),
+      wallMs: clock.wallNow(),
+    });
+  }
+
+  /** Reports that this member answered a statement of `accuser` holding it `held` at `incarnation`. */
+  refuted(accuser: string, held: RefutedEvent['held'], incarnation: number): void {
+    const clock = this.ctx.clock;
+    this.emit({
+      type: 'refuted',
+      member: this.ctx.name,
+      accuser,
+      held,
+      incarnation,
       atMs: clock.now(),
       wallMs: clock.wallNow(),
     });

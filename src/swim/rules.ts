@@ -48,6 +48,13 @@ interface Notice {
   readonly address: string;
   readonly name: string;
   readonly incarnation: number;
+  /**
+   * A suspicion instead: a joiner that this member held suspect, dead or left is told of its older
+   * life's state, which it answers like any accusation (its leader hint treats it as a comeback, as
+   * every member that held it so does). The reply to its join cannot tell it, being built after the
+   * merge.
+   */
+  readonly suspect?: true;
 }
 
 export class MembershipRules {
@@ -139,7 +146,7 @@ export class MembershipRules {
     if (id === view.selfId) {
       // A leave of ours at or above this life is an earlier life's (a restart at the same incarnation):
       // refuted like a death. While this member is leaving, `accused` does nothing.
-      this.self.accused(d.incarnation);
+      this.self.accused(d.incarnation, d.from === d.name ? 'left' : 'dead', d.from);
       // Our own leave coming back is no accusation: nothing to tell the application.
       if (d.from === d.name) return;
       // The application may want to rejoin, or raise an alarm: once per life declared dead, even when a
@@ -237,6 +244,20 @@ export class MembershipRules {
       }
       switch (state) {
         case ALIVE:
+          if (joiner !== undefined && name === from && id !== undefined) {
+            const held = table.stateOf(id);
+            if (
+              (held === SUSPECT || held === DEAD || held === LEFT) &&
+              incarnation > table.incarnationOf(id)
+            ) {
+              notices.push({
+                address: addresses[i]!,
+                name,
+                incarnation: table.incarnationOf(id),
+                suspect: true,
+              });
+            }
+          }
           this.alive(
             { kind: 'alive', name, address: addresses[i]!, incarnation, meta: metas[i]! },
             joining,
@@ -254,8 +275,8 @@ export class MembershipRules {
           break;
       }
     }
-    for (const { address, name, incarnation } of notices) {
-      const notice: Update = { kind: 'dead', name, incarnation, from: self };
+    for (const { address, name, incarnation, suspect } of notices) {
+      const notice: Update = { kind: suspect === true ? 'suspect' : 'dead', name, incarnation, from: self };
       outbox.sendPacket(address, { type: 'gossip', from: self, updates: [notice] });
     }
     return undefined;

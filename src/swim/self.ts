@@ -4,11 +4,17 @@
  */
 import { ALIVE } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
+import type { RefutedEvent } from './events.js';
 import type { AliveUpdate } from './messages.js';
+import type { Reporter } from './reporter.js';
 
 export class SelfState {
+  /** The highest incarnation an accusation was reported at: copies of one accusation keep coming. */
+  private reportedAt = -1;
+
   constructor(
     private readonly ctx: SwimContext,
+    private readonly reporter: Reporter,
     public incarnation: number,
     public meta: Uint8Array,
   ) {}
@@ -23,12 +29,16 @@ export class SelfState {
    * Someone suspects this member or holds it dead at `incarnation`. At or above our own incarnation we
    * refute. Below it, the accuser has not heard our refutation yet (it may have been lost, all its
    * retransmissions with it, in a burst of loss): we announce ourselves again, so that the ack answering
-   * the accuser's probe carries it. Members leaving or stopped do neither.
+   * the accuser's probe carries it. Members leaving or stopped do neither. Either way the accusers see
+   * this member come back, which the application (a leader hint) hears of once per incarnation accused.
    */
-  accused(incarnation: number): void {
+  accused(incarnation: number, held: RefutedEvent['held'], accuser: string): void {
     if (this.ctx.lifecycle.phase !== 'running') return;
     if (incarnation >= this.incarnation) this.refute(incarnation);
     else this.ctx.outbox.enqueue(this.alive(), this.ctx.view.selfId);
+    if (incarnation <= this.reportedAt) return;
+    this.reportedAt = incarnation;
+    this.reporter.refuted(accuser, held, incarnation);
   }
 
   /** Announces a life above `heardIncarnation`, the incarnation someone else claimed for this member. */

@@ -68,7 +68,7 @@ export class Suspicions implements SuspicionSource {
     const id = view.directory.find(s.name);
     if (id === undefined) return;
     if (id === view.selfId) {
-      this.self.accused(s.incarnation);
+      this.self.accused(s.incarnation, 'suspect', s.from);
       return;
     }
     const current = view.table.stateOf(id);

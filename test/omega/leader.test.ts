@@ -504,7 +504,8 @@ describe('LeaderHint', () => {
       'n3->n1 stable-better 3',
     ]);
     expect(hint.epoch).toBe(3);
-    expect(source.listening).toBe(5);
+    // The five member events, and the local member's refutations.
+    expect(source.listening).toBe(6);
     hint.stop();
     hint.stop();
     expect(source.listening).toBe(0);

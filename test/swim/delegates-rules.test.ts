@@ -41,7 +41,7 @@ function rules(delegates: SwimDelegates, { ceiling = -1, refusesJoin = true } = 
       refusesJoin,
     },
   };
-  const self = new SelfState(h.ctx, 1, NO_META);
+  const self = new SelfState(h.ctx, reporter, 1, NO_META);
   const ctx = { ...h.ctx, delegates: new DelegateGuard(delegates, h.ctx.counters) };
   const r = new MembershipRules(ctx, self, reporter, port);
   return { h, r };

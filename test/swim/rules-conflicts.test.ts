@@ -209,7 +209,7 @@ describe('MembershipRules.dead: this member declared dead', () => {
   it('a death of a life it already refuted (a suspicion came first) is still reported, as refuted', () => {
     const h = harness();
     const { rules: r, self } = rules(h);
-    self.accused(1); // the suspicion, read first
+    self.accused(1, 'suspect', 'peer'); // the suspicion, read first
     r.dead({ kind: 'dead', name: 'self', incarnation: 1, from: 'peer' });
     expect(self.incarnation).toBe(2);
     expect(declared(h).map((e) => [e.incarnation, e.refuted])).toEqual([[1, true]]);

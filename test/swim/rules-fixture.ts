@@ -24,12 +24,12 @@ export function rules(h: ReturnType<typeof harness>, port: Partial<RulesPort> = 
     },
     ...port,
   };
-  const self = new SelfState(h.ctx, 1, new Uint8Array(0));
   const reporter = new Reporter(
     h.ctx,
     (e) => h.events.push(e),
     () => {},
   );
+  const self = new SelfState(h.ctx, reporter, 1, new Uint8Array(0));
   return { rules: new MembershipRules(h.ctx, self, reporter, full), suspected, self, calls, conflicts };
 }
 

@@ -36,12 +36,12 @@ export interface SuspicionsUnderTest {
 export function suspicions(h: Harness, answers = false): SuspicionsUnderTest {
   const dead: SuspicionsUnderTest['dead'] = [];
   const pings: LastWordPing[] = [];
-  const self = new SelfState(h.ctx, 1, new Uint8Array(0));
   const reporter = new Reporter(
     h.ctx,
     (e) => h.events.push(e),
     () => {},
   );
+  const self = new SelfState(h.ctx, reporter, 1, new Uint8Array(0));
   const s = new Suspicions(h.ctx, self, reporter, {
     declareDead: (d) => dead.push({ d, atMs: h.clock.now() }),
     pingOnce: (id, timeoutMs, done, accuse) => {
