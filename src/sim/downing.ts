@@ -1,6 +1,6 @@
 /**
  * The split-brain resolver in the simulator: every member runs the unchanged downing core
- * (`src/downing/downing-core.ts`), fed by its own member events and clocked by its own process, so that
+ * (`DowningCore`), fed by its own member events and clocked by its own process, so that
  * a paused process decides late and a crashed one not at all. A member that downs itself is stopped as
  * an agent that exits on `downed-self` is: its process dies, its host stays up.
  *
