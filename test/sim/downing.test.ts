@@ -108,6 +108,37 @@ describe('a 3/2 partition of five members under the split-brain resolver', () =>
     expect(d.splitBrainMs).toBeLessThanOrEqual(endMs - cut.atMs - STABLE_MS);
   });
 
+  it('a crash is downed by the four left, and the restarted member is counted again as a new life', () => {
+    const faults = { crashes: [{ member: 1, atMs: 10_000, restartAtMs: 30_000 }] };
+    const sim = new Simulation({
+      nodes: NODES,
+      seconds: 45,
+      seed: 2,
+      faults,
+      downing: { name: 'keep-majority' },
+    });
+    const report = sim.run();
+    expect(sim.processes.map((p) => p.state)).toEqual(Array(NODES).fill('running'));
+    for (const o of [0, 2, 3, 4]) expect(sim.viewOf(o, 1)).toBe('alive');
+    // Crashed again, the new life is downed again by each of the four: they counted it once more.
+    const twice = new Simulation({
+      nodes: NODES,
+      seconds: 90,
+      seed: 2,
+      faults: { crashes: [...faults.crashes, { member: 1, atMs: 60_000 }] },
+      downing: { name: 'keep-majority' },
+    }).run();
+    expect(twice.downing).toMatchObject({ splitBrainMs: 0, downedSelf: 0, downs: 2 * (NODES - 1) });
+    expect(report.downing).toMatchObject({
+      splitBrainMs: 0,
+      downedHealthy: 0,
+      unavailableMs: 0,
+      decisionMs: null,
+      downedSelf: 0,
+      downs: NODES - 1,
+    });
+  });
+
   it('takes the wait from downingStableAfterMs', () => {
     const plan = cliPlan(1);
     const report = new Simulation({
