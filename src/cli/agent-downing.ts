@@ -4,65 +4,37 @@
  * a side that must stop should not go on serving.
  */
 import type { Logger } from 'pino';
-import type { DowningStrategy } from '../downing/downing-core.js';
 import { SplitBrainResolver } from '../downing/split-brain-resolver.js';
 import type { SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
-import { type ParsedFlags, stringFlag, UsageError } from './args.js';
+import type { ParsedFlags } from './args.js';
+import { DOWNING_FLAGS, type DowningFlagsSpec, downingFromFlags } from './downing-flags.js';
 
 /** The exit status of an agent whose side was downed. */
 export const DOWNED_EXIT_STATUS = 3;
 
 /** The flags of `fdkit agent` for downing. */
 export const AGENT_DOWNING_FLAGS = {
-  downing: { kind: 'string' },
-  'quorum-size': { kind: 'integer', min: 1, max: 1_000_000 },
-  'stable-after-ms': { kind: 'number', min: 1, max: 3_600_000 },
+  ...DOWNING_FLAGS,
   'keep-running-when-downed': { kind: 'boolean' },
 } as const;
 
 /** What the agent resolves partitions with. */
-export interface AgentDowningSpec {
-  readonly strategy: DowningStrategy;
-  readonly stableAfterMs: number | undefined;
+export interface AgentDowningSpec extends DowningFlagsSpec {
   readonly keepRunning: boolean;
 }
 
-const STRATEGIES = ['keep-majority', 'static-quorum', 'keep-oldest', 'keep-oldest-down-if-alone', 'down-all'];
-
 /** The downing part of the agent's flags, checked before anything starts; undefined without `--downing`. */
 export function agentDowningSpec(flags: ParsedFlags): AgentDowningSpec | undefined {
-  const name = stringFlag(flags, 'downing');
-  const quorum = flags.get('quorum-size');
-  const stable = flags.get('stable-after-ms');
-  if (name === undefined) {
-    for (const flag of ['quorum-size', 'stable-after-ms', 'keep-running-when-downed']) {
-      if (flags.has(flag)) throw new UsageError(`fdkit agent: --${flag} needs --downing`);
-    }
-    return undefined;
-  }
-  if (name === 'lease-majority') {
-    throw new UsageError(
-      'fdkit agent: --downing lease-majority needs a lease the agent cannot make: use SplitBrainResolver with a lease',
-    );
-  }
-  if (!STRATEGIES.includes(name)) {
-    throw new UsageError(`fdkit agent: --downing takes ${STRATEGIES.join(', ')}, got '${name}'`);
-  }
-  if ((name === 'static-quorum') !== (typeof quorum === 'number')) {
-    throw new UsageError('fdkit agent: --quorum-size N goes with --downing static-quorum, and only with it');
-  }
-  const strategy: DowningStrategy =
-    name === 'static-quorum'
-      ? { name, quorumSize: quorum as number }
-      : name === 'keep-oldest' || name === 'keep-oldest-down-if-alone'
-        ? { name: 'keep-oldest', downIfAlone: name === 'keep-oldest-down-if-alone' }
-        : { name: name as 'keep-majority' | 'down-all' };
-  return {
-    strategy,
-    stableAfterMs: typeof stable === 'number' ? stable : undefined,
-    keepRunning: flags.get('keep-running-when-downed') === true,
-  };
+  const spec = downingFromFlags(
+    'fdkit agent',
+    flags,
+    ['quorum-size', 'stable-after-ms', 'keep-running-when-downed'],
+    'the agent cannot make: use SplitBrainResolver with a lease',
+  );
+  return spec === undefined
+    ? undefined
+    : { ...spec, keepRunning: flags.get('keep-running-when-downed') === true };
 }
 
 /** Runs the resolver on a started, joined `node`; on `downed-self`, `stop` ends the agent. */

@@ -5,10 +5,11 @@
 import { Random } from '../runtime/random.js';
 import { stopwatch } from '../runtime/system.js';
 import { type FaultRequest, planFaults } from '../sim/faults.js';
-import type { SimulationReport } from '../sim/report.js';
+import type { DowningReport, SimulationReport } from '../sim/report.js';
 import { Simulation } from '../sim/simulation.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { commandFlags, numberFlag, stringFlag, UsageError } from './args.js';
+import { DOWNING_FLAGS, downingFromFlags } from './downing-flags.js';
 
 /** How often progress is printed, in wall-clock milliseconds. */
 const PROGRESS_EVERY_MS = 2000;
@@ -47,6 +48,7 @@ export function runSimCommand(
     partition: { kind: 'string' },
     leader: { kind: 'boolean' },
     'stable-for-ms': { kind: 'number', min: 0, max: 86_400_000 },
+    ...DOWNING_FLAGS,
     json: { kind: 'boolean' },
   });
   const nodes = numberFlag(flags, 'nodes', 100);
@@ -73,6 +75,12 @@ export function runSimCommand(
   if (stableForMs !== undefined && flags.get('leader') !== true) {
     throw new UsageError('fdkit sim: --stable-for-ms tunes the leader hints: it needs --leader');
   }
+  const downing = downingFromFlags(
+    'fdkit sim',
+    flags,
+    ['quorum-size', 'stable-after-ms'],
+    'service the simulator does not model',
+  );
   // The fault schedule has its own stream, derived from the seed, so that it does not shift when the
   // protocol's use of randomness changes.
   const joiner = nodes - 1;
@@ -90,6 +98,8 @@ export function runSimCommand(
     ...(flags.get('leader') === true
       ? { leader: stableForMs === undefined ? true : { stableForMs: numberFlag(flags, 'stable-for-ms', 0) } }
       : {}),
+    ...(downing === undefined ? {} : { downing: downing.strategy }),
+    ...(downing?.stableAfterMs === undefined ? {} : { downingStableAfterMs: downing.stableAfterMs }),
     wallClock: wall,
     rssBytes: () => process.memoryUsage().rss,
     onProgress: (virtualMs, totalMs) => {
@@ -109,6 +119,11 @@ function ms(q: { p50: number; p99: number; max: number } | null): string {
   return q === null ? '-' : `p50 ${q.p50.toFixed(0)}  p99 ${q.p99.toFixed(0)}  max ${q.max.toFixed(0)}`;
 }
 
+function downingLine(d: DowningReport): string {
+  const quorum = d.quorumSize === undefined ? '' : ` ${d.quorumSize}`;
+  return `  downing ${d.strategy}${quorum} (stable after ${d.stableAfterMs} ms): ${d.downs} downs, ${d.downedSelf} downed themselves, ${d.downedHealthy} healthy downed; split brain ${d.splitBrainMs} ms, none up ${d.unavailableMs} ms; decision (ms) ${ms(d.decisionMs)}`;
+}
+
 function table(r: SimulationReport): string {
   const lines = [
     `fdkit sim: ${r.nodes} members, ${r.seconds} s, seed ${r.seed}, profile ${r.profile}`,
@@ -124,6 +139,7 @@ function table(r: SimulationReport): string {
       : [
           `  leader hints (stable for ${r.leader.stableForMs} ms): ${r.leader.changes} changes; all name one live leader ${r.leader.agreeAfterMs ?? '-'} ms after the last fault; ${r.leader.disagreeingAtEnd} disagree at the end (leader ${r.leader.leaderAtEnd ?? '-'})`,
         ]),
+    ...(r.downing === undefined ? [] : [downingLine(r.downing)]),
     `  ${r.wallMs} ms wall, ${r.eventsPerSec} events/s, peak RSS ${r.peakRssMb} MiB`,
   ];
   return `${lines.join('\n')}\n`;

@@ -87,12 +87,15 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
   sim: {
     synopsis: [
       'sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]',
-      '[--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--json]',
+      '[--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]]',
+      '[--downing STRATEGY [--quorum-size N] [--stable-after-ms MS]] [--json]',
     ],
     about: [
       'one seeded simulation of a SWIM cluster; a JSON report with --json;',
       '--leader runs a leader hint on every member and reports its changes',
-      'and agreement',
+      'and agreement; --downing runs the split-brain resolver on every member',
+      '(the strategies of fdkit agent --downing) and reports split brain,',
+      'healthy members downed and time with no member up',
     ],
   },
   trace: {

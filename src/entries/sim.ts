@@ -17,7 +17,8 @@ export {
   planFaults,
   type SlowCpuFault,
 } from '../sim/faults.js';
+export type { LeaderConsensus } from '../sim/leader-consensus.js';
 export { lanNetwork, type NetworkModel } from '../sim/network.js';
 export type { ProcessState, SimProcess } from '../sim/process.js';
-export type { LeaderReport, Quantiles, SimulationReport } from '../sim/report.js';
+export type { DowningReport, LeaderReport, Quantiles, SimulationReport } from '../sim/report.js';
 export { type SimMemberOptions, Simulation, type SimulationOptions } from '../sim/simulation.js';

@@ -3,6 +3,7 @@
  * its public surface (the CLI, the benches and the tests build them) and their checks run once, before
  * anything is built, while the rest of `simulation.ts` is the run.
  */
+import type { DowningStrategy } from '../downing/downing-core.js';
 import { InvalidOptionError } from '../errors.js';
 import { START_INCARNATION_MAX } from '../membership/identity.js';
 import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
@@ -82,6 +83,17 @@ export interface SimulationOptions {
         /** The hints' hysteresis in ms: how long a comeback waits before it may take the lead. */
         readonly stableForMs?: number;
       };
+  /**
+   * Runs the split-brain resolver (docs/downing.md) with this strategy on every member and adds
+   * `downing` to the report. `lease-majority` needs a lease service the simulator does not model and is
+   * refused. Default off.
+   */
+  readonly downing?: DowningStrategy;
+  /**
+   * The resolvers' `stableAfterMs`: how long a view stays unchanged before a decision. Default: the
+   * resolver's own, from the profile at the cluster's size (`defaultStableAfterMs`).
+   */
+  readonly downingStableAfterMs?: number;
   /** Called about once per virtual second with the virtual time reached. */
   readonly onProgress?: (virtualMs: number, totalMs: number) => void;
   /** How members resolve name conflicts (see `SwimCoreOptions.conflictPolicy`). Default `holder`. */
@@ -113,6 +125,8 @@ const KNOWN_OPTIONS = [
   'member',
   'checkAgreement',
   'leader',
+  'downing',
+  'downingStableAfterMs',
   'conflictPolicy',
   'onProgress',
   'onEvent',
@@ -167,6 +181,61 @@ export function leaderStableForMs(option: SimulationOptions['leader'], config: P
   return option.stableForMs === undefined
     ? 10 * probeIntervalMs
     : checkNumber(OWNER, 'leader.stableForMs', option.stableForMs, { min: 0, max: 86_400_000 });
+}
+
+function badDowning(option: string, expected: string, value: unknown): never {
+  throw new InvalidOptionError(
+    'FDKIT_INVALID_OPTION',
+    option,
+    `${OWNER}: option ${option} must be ${expected}, got ${describeReceived(value)}`,
+  );
+}
+
+/** Checks `downing`: a strategy the simulator can run, or undefined. */
+export function checkDowning(strategy: unknown, nodes: number): DowningStrategy | undefined {
+  if (strategy === undefined) return undefined;
+  if (typeof strategy !== 'object' || strategy === null) {
+    badDowning('downing', 'a strategy object such as { name: "keep-majority" }', strategy);
+  }
+  const s = strategy as Record<string, unknown>;
+  switch (s.name) {
+    case 'keep-majority':
+    case 'down-all':
+      checkKnownKeys(OWNER, s, ['name'], 'downing.');
+      return { name: s.name };
+    case 'keep-oldest':
+      checkKnownKeys(OWNER, s, ['name', 'downIfAlone'], 'downing.');
+      if (s.downIfAlone !== undefined && typeof s.downIfAlone !== 'boolean') {
+        badDowning('downing.downIfAlone', 'a boolean', s.downIfAlone);
+      }
+      return { name: 'keep-oldest', downIfAlone: s.downIfAlone === true };
+    case 'static-quorum':
+      checkKnownKeys(OWNER, s, ['name', 'quorumSize'], 'downing.');
+      return {
+        name: 'static-quorum',
+        quorumSize: checkNumber(OWNER, 'downing.quorumSize', s.quorumSize, {
+          min: 1,
+          max: nodes,
+          integer: true,
+        }),
+      };
+    case 'lease-majority':
+      return badDowning(
+        'downing.name',
+        'a strategy the simulator runs (lease-majority needs a lease service, which it does not model)',
+        s.name,
+      );
+    default:
+      return badDowning('downing.name', 'keep-majority, static-quorum, keep-oldest or down-all', s.name);
+  }
+}
+
+/** Checks `downingStableAfterMs`, which only goes with `downing`. */
+export function checkDowningStableAfterMs(options: SimulationOptions): number | undefined {
+  const value = options.downingStableAfterMs;
+  if (value === undefined) return undefined;
+  if (options.downing === undefined) badDowning('downingStableAfterMs', 'used with downing', value);
+  return checkNumber(OWNER, 'downingStableAfterMs', value, { min: 1, max: 3_600_000 });
 }
 
 /** Checks that every fault of `plan` names a member of the cluster, and not the late `joiner` (−1: none). */

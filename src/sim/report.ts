@@ -83,6 +83,8 @@ export interface SimulationReport {
   };
   /** Present only when the run had leader hints (`leader` option, `fdkit sim --leader`). */
   readonly leader?: LeaderReport;
+  /** Present only when the members ran a split-brain resolver (`downing` option, `fdkit sim --downing`). */
+  readonly downing?: DowningReport;
   /** Wall-clock time of the run, in real milliseconds. */
   readonly wallMs: number;
   /** Simulation events (timers and deliveries) handled per wall-clock second. */
@@ -109,6 +111,40 @@ export interface LeaderReport {
   readonly disagreeingAtEnd: number;
   /** The leader most live members name at the end. */
   readonly leaderAtEnd: string | null;
+}
+
+/**
+ * What the members' split-brain resolvers decided, and what it did (`fdkit sim --downing`). A member is
+ * *up* while its process has not crashed and its resolver has not downed it.
+ */
+export interface DowningReport {
+  /** The strategy, as `--downing` names it: `keep-majority`, `keep-oldest-down-if-alone`, … */
+  readonly strategy: string;
+  /** Static-quorum's quorum size. */
+  readonly quorumSize?: number;
+  /** How long a member's view had to stay unchanged before it decided. */
+  readonly stableAfterMs: number;
+  /**
+   * Virtual time during which two up members had each downed the other: each side held itself the
+   * cluster without the other. Exact, not sampled: it changes only at decisions, crashes and restarts.
+   */
+  readonly splitBrainMs: number;
+  /**
+   * Members downed (by themselves or by others) while their process was up and they reached, both
+   * ways, more than half of the members: on the majority side of the cut. Each member counts once.
+   */
+  readonly downedHealthy: number;
+  /** Virtual time, from the first decision on, during which no member was up. */
+  readonly unavailableMs: number;
+  /**
+   * From the start of the latest partition to each member's first decision (down or downed-self) after
+   * it; null without partitions or decisions.
+   */
+  readonly decisionMs: Quantiles | null;
+  /** `downed-self` decisions: members that stopped. */
+  readonly downedSelf: number;
+  /** `down` decisions, summed over the members that made them. */
+  readonly downs: number;
 }
 
 /** p50, p99 and max of `values` (nearest rank); null for an empty list. */

@@ -10,8 +10,10 @@
  *
  * With `leader`, every member also runs a leader hint (`src/omega/leader-core.ts`) fed by its own events
  * (its own refutations too) and clocked by its own process, so that a paused process's hint waits with it
- * and a crashed one's stops; a restarted member starts a fresh hint.
+ * and a crashed one's stops; a restarted member starts a fresh hint. With `downing`, every member runs a
+ * split-brain resolver the same way (`downing.ts`).
  */
+import { defaultStableAfterMs } from '../downing/downing-options.js';
 import type { ConnectOutcome, Watch, WatchEnd } from '../membership/connection.js';
 import type { MemberStateName } from '../membership/member-state.js';
 import { LeaderBaseline, LeaderCore } from '../omega/leader-core.js';
@@ -23,10 +25,14 @@ import { MemberDirectory } from '../swim/directory.js';
 import { isMemberEvent } from '../swim/events.js';
 import { profiles } from '../swim/profiles.js';
 import { simAddress, simIndexOf, simName } from './addresses.js';
+import { SimDowning } from './downing.js';
 import { type FaultPlan, type ImpostorFault, NO_FAULTS } from './faults.js';
+import { type LeaderConsensus, leaderConsensusOf } from './leader-consensus.js';
 import { MetricsCollector } from './metrics.js';
 import { lanNetwork, SimNetwork } from './network.js';
 import {
+  checkDowning,
+  checkDowningStableAfterMs,
   checkOptions,
   checkPlan,
   leaderStableForMs,
@@ -82,6 +88,7 @@ export class Simulation {
   private readonly stableForMs: number;
   private leaderChanges = 0;
   private leaderAgreedAtMs = Number.NaN;
+  private readonly downing: SimDowning | undefined;
 
   constructor(options: SimulationOptions) {
     const { nodes, profile } = checkOptions(options);
@@ -96,6 +103,8 @@ export class Simulation {
     this.joiner = options.lateJoiner === false ? -1 : nodes - 1;
     checkPlan(this.plan, nodes, this.joiner);
     this.stableForMs = leaderStableForMs(options.leader, this.config);
+    const downing = checkDowning(options.downing, nodes);
+    const stableAfterMs = checkDowningStableAfterMs(options) ?? defaultStableAfterMs(profile, nodes);
     this.leaders = options.leader === undefined || options.leader === false ? undefined : [];
     const truth = {
       isUp: (m: number) => this.processes[m]?.state !== 'crashed',
@@ -108,6 +117,9 @@ export class Simulation {
       this.directory.intern(simName(i), simAddress(i));
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
+    const { processes, network, directory, watches } = this;
+    const host = { processes, partitions: this.plan.partitions, network, directory, watches };
+    this.downing = downing === undefined ? undefined : new SimDowning(host, downing, stableAfterMs);
     for (let i = 0; i < nodes; i++) this.own.push(options.member?.(i) ?? {});
     for (let i = 0; i < nodes; i++) {
       this.seeds.push(pickSeeds(i, nodes, this.own[i]!.seeds, this.joiner, this.random));
@@ -138,6 +150,7 @@ export class Simulation {
       this.processes[i]!.core = core;
       this.startLeader(i, core, baseline);
       core.start();
+      this.downing?.start(i, core);
     }
     this.schedule();
   }
@@ -183,29 +196,12 @@ export class Simulation {
    * The leader most live members name (ties to the smaller name) and how many live members do not
    * name it; every live member counts when that leader's process is down (they follow no live leader).
    */
-  leaderConsensus(live: readonly number[] = this.liveMembers()): {
-    /** The leader most live members name; null when none names one. */
-    leader: string | null;
-    /** Live members that do not follow it, or all of them when its process is down. */
-    disagreeing: number;
-  } {
-    const counts = new Map<string, number>();
-    for (const i of live) {
-      const named = this.leaderOf(i);
-      if (named !== undefined) counts.set(named, (counts.get(named) ?? 0) + 1);
-    }
-    let leader: string | null = null;
-    let most = 0;
-    for (const [name, count] of counts) {
-      if (count > most || (count === most && leader !== null && name < leader)) {
-        leader = name;
-        most = count;
-      }
-    }
-    if (leader === null) return { leader, disagreeing: live.length };
-    const index = this.directory.find(leader);
-    const up = index !== undefined && live.includes(index);
-    return { leader, disagreeing: up ? live.length - most : live.length };
+  leaderConsensus(live: readonly number[] = this.liveMembers()): LeaderConsensus {
+    return leaderConsensusOf(
+      live,
+      (i) => this.leaderOf(i),
+      (name) => this.directory.find(name),
+    );
   }
 
   /**
@@ -257,6 +253,7 @@ export class Simulation {
         agreeAfterMs: Number.isNaN(this.agreedAtMs) ? null : this.agreedAtMs - this.lastFaultEndMs,
       },
       ...(this.leaders === undefined ? {} : { leader: this.leaderReport(live) }),
+      ...(this.downing === undefined ? {} : { downing: this.downing.report(this.clock.now()) }),
       wallMs: Math.round(wallMs),
       eventsPerSec: wallMs > 0 ? Math.round(this.eventsHandled / (wallMs / 1000)) : 0,
       peakRssMb: Math.round(this.peakRss / 1048576),
@@ -267,7 +264,10 @@ export class Simulation {
   private holdsDead(observer: number, member: number): boolean {
     const held = this.viewOf(observer, member);
     if (held === 'dead' || held === 'left') return true;
-    return held === undefined && this.metrics.heldDeadSinceCrash(observer, member);
+    return (
+      held === undefined &&
+      (this.metrics.heldDeadSinceCrash(observer, member) || this.downing?.isDowned(member) === true)
+    );
   }
 
   /** A core for member `i`'s process; `claims`: an impostor under member `claims`'s name, on its own directory. */
@@ -321,6 +321,7 @@ export class Simulation {
           if (isMemberEvent(event)) {
             this.metrics.record(i, event);
             this.leaders?.[i]?.observe(event);
+            this.downing?.observe(i, event);
           } else if (event.type === 'refuted') this.leaders?.[i]?.selfRefuted();
           this.options.onEvent?.(i, event);
         },
@@ -376,6 +377,7 @@ export class Simulation {
         process.crash(c.hostUp === true);
         this.watches?.crashed(c.member, c.hostUp === true);
         this.metrics.crashed(c.member, c.atMs, incarnation);
+        this.downing?.crashed(c.member);
       });
       if (c.restartAtMs !== undefined) {
         const restartAt = c.restartAtMs;
@@ -412,25 +414,29 @@ export class Simulation {
       clock.setTimer(s.atMs, () => this.processes[s.member]!.setSlowCpu(s.meanMs, s.timersFirst === true));
       clock.setTimer(s.atMs + s.durationMs, () => this.processes[s.member]!.setSlowCpu(0));
     }
-    if (this.leaders !== undefined) {
+    // From the end of the last fault, every AGREEMENT_CHECK_MS until it holds.
+    const when = (holds: () => boolean, reached: (ms: number) => void): void => {
       const check = (): void => {
-        if (this.clock.now() >= this.lastFaultEndMs && this.leaderConsensus().disagreeing === 0) {
-          this.leaderAgreedAtMs = this.clock.now();
-          return;
-        }
-        clock.setTimer(AGREEMENT_CHECK_MS, check);
+        if (this.clock.now() >= this.lastFaultEndMs && holds()) reached(this.clock.now());
+        else clock.setTimer(AGREEMENT_CHECK_MS, check);
       };
       clock.setTimer(this.lastFaultEndMs, check);
+    };
+    if (this.leaders !== undefined) {
+      when(
+        () => this.leaderConsensus().disagreeing === 0,
+        (ms) => {
+          this.leaderAgreedAtMs = ms;
+        },
+      );
     }
     if (this.options.checkAgreement ?? this.processes.length <= 1000) {
-      const check = (): void => {
-        if (this.clock.now() >= this.lastFaultEndMs && this.agreement()) {
-          this.agreedAtMs = this.clock.now();
-          return;
-        }
-        clock.setTimer(AGREEMENT_CHECK_MS, check);
-      };
-      clock.setTimer(this.lastFaultEndMs, check);
+      when(
+        () => this.agreement(),
+        (ms) => {
+          this.agreedAtMs = ms;
+        },
+      );
     }
   }
 
@@ -441,6 +447,7 @@ export class Simulation {
     process.restart(core);
     this.startLeader(i, core);
     core.start();
+    this.downing?.start(i, core);
     core.join(this.seeds[i]!);
     if (isJoin) this.metrics.joined(i, atMs);
     else this.metrics.restarted(i);

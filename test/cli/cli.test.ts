@@ -48,7 +48,7 @@ const USAGE = {
   demo: 'Usage: fdkit demo [--plain] [--http [HOST:]PORT]',
   'demo detector': 'Usage: fdkit demo detector [--seed N] [--pause-ms MS]',
   'demo lease': 'Usage: fdkit demo lease [--http [HOST:]PORT]',
-  sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--json]',
+  sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS]] [--json]',
   trace: 'Usage: fdkit trace generate|replay [flags]',
   'trace generate':
     'Usage: fdkit trace generate --out FILE [--seconds 3600] [--seed 1] [--interval-ms 1000] [--jitter normal|lognormal|pareto] [--delay-ms 10] [--jitter-ms 5] [--loss P | --burst-loss RATE:LENGTH] [--gc-pauses COUNT:MS] [--crash-at-s S]',
@@ -136,6 +136,28 @@ describe('--flag=value', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ nodes: 3, seconds: 2, seed: 7, profile: 'local' });
   });
 
+  it('fdkit sim --downing: the resolver on a 3/2 cut, in the report and the summary', async () => {
+    const flags = [
+      '--nodes=5',
+      '--seconds=60',
+      '--seed=1',
+      '--partition=0.4:30000',
+      '--downing=keep-majority',
+    ];
+    const run = await fdkit('sim', ...flags, '--json');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).downing).toMatchObject({
+      strategy: 'keep-majority',
+      splitBrainMs: 0,
+      downedSelf: 2,
+      downs: 3,
+    });
+    const text = await fdkit('sim', ...flags, '--downing=static-quorum', '--quorum-size=3');
+    expect(text.stdout).toMatch(
+      /\n {2}downing static-quorum 3 \(stable after 5600 ms\): 3 downs, 2 downed themselves/,
+    );
+  });
+
   it('fdkit trace generate and trace replay, a value with = and : in it', async () => {
     // Catches a split of "--detector=fixed-timeout:timeoutMs=3000" at its last "=" rather than its first.
     const generated = await fdkit('trace', 'generate', `--out=${trace}`, '--seconds=20', '--seed=2');
@@ -217,6 +239,16 @@ describe('a usage mistake', () => {
     {
       argv: ['sim', '--loss', '2'],
       message: "fdkit sim: flag --loss takes a number >= 0 <= 1, got '2'",
+      command: 'sim',
+    },
+    {
+      argv: ['sim', '--downing', 'lease-majority'],
+      message: 'fdkit sim: --downing lease-majority needs a lease service the simulator does not model',
+      command: 'sim',
+    },
+    {
+      argv: ['sim', '--stable-after-ms', '8000'],
+      message: 'fdkit sim: --stable-after-ms needs --downing',
       command: 'sim',
     },
     {
