@@ -9,18 +9,16 @@
  * a watch on the lock key catches a deletion (an operator, or a revoke by another client) at once. A broken
  * stream is reopened until the deadline passes; the deadline does not wait for the network.
  */
-import { EventEmitter } from 'node:events';
 import type { IDuplexStream, ILeaseKeepAliveRequest, ILeaseKeepAliveResponse, Watcher } from 'etcd3';
-import { abortable } from '../abortable.js';
 import { LeaseError } from '../errors.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Etcd3Module } from './etcd-client.js';
-import type { Lease, ReleaseOptions } from './lease.js';
-import { type LeaseEventMap, type LeaseStateName, LeaseStateTracker } from './lease-state.js';
+import type { Lease } from './lease.js';
 import type { GrantedTimings } from './lease-timings.js';
 import { unavailable } from './lease-unavailable.js';
 import type { FencingToken } from './token.js';
+import { TrackedLease } from './tracked-lease.js';
 
 /** A lease from etcd: a {@link Lease}, and where its token comes from, for logs and operators. */
 export interface EtcdLease extends Lease {
@@ -67,87 +65,34 @@ export interface EtcdLeaseInit {
 }
 
 /** A held etcd lease; made by the etcd lease provider, used through {@link EtcdLease}. */
-export class HeldEtcdLease extends EventEmitter<LeaseEventMap> implements EtcdLease {
-  readonly name: string;
-  readonly token: FencingToken;
+export class HeldEtcdLease extends TrackedLease implements EtcdLease {
   readonly revision: bigint;
   readonly epoch: number;
   readonly clusterId: string;
   readonly leaseId: string;
   private readonly init: EtcdLeaseInit;
-  private readonly tracker: LeaseStateTracker;
   private stream: KeepAliveStream | undefined;
   /** Send times of the keep-alives on `stream` not answered yet, oldest first. */
   private unanswered: number[] = [];
   private keepAliveTimer: Timer | undefined;
   private reopenTimer: Timer | undefined;
   private readonly watcher: Watcher;
-  private released: Promise<void> | undefined;
 
   constructor(init: EtcdLeaseInit) {
-    super();
+    super(init);
     this.init = init;
-    this.name = init.name;
-    this.token = init.token;
     this.revision = init.revision;
     this.epoch = init.epoch;
     this.clusterId = BigInt(init.clusterId).toString(16);
     this.leaseId = BigInt(init.leaseId).toString(16);
-    this.tracker = new LeaseStateTracker(init.clock, init.name, init.grantSentAtMs, init.timings, this);
     this.tracker.signal.addEventListener('abort', () => this.shutDown(), { once: true });
     this.openStream();
     this.scheduleKeepAlive(init.grantSentAtMs + init.timings.retryPeriodMs - init.clock.now());
     this.watcher = this.watchKey();
   }
 
-  get ttlMs(): number {
-    return this.init.timings.ttlMs;
-  }
-
-  get safetyMarginMs(): number {
-    return this.init.timings.safetyMarginMs;
-  }
-
-  get renewDeadlineMs(): number {
-    return this.init.timings.renewDeadlineMs;
-  }
-
-  get retryPeriodMs(): number {
-    return this.init.timings.retryPeriodMs;
-  }
-
-  get expiresAtMs(): number {
-    return this.tracker.expiresAtMs;
-  }
-
-  get jeopardyAtMs(): number {
-    return this.tracker.jeopardyAtMs;
-  }
-
-  get state(): LeaseStateName {
-    return this.tracker.state;
-  }
-
-  get lost(): AbortSignal {
-    return this.tracker.signal;
-  }
-
-  throwIfLost(): void {
-    if (this.tracker.state === 'lost') throw this.tracker.signal.reason;
-  }
-
-  throwUnlessHeld(): void {
-    this.tracker.throwUnlessHeld();
-  }
-
-  release(options: ReleaseOptions = {}): Promise<void> {
-    this.released ??= this.deleteAndRevoke();
-    return abortable(this.released, options.signal);
-  }
-
-  /** True once the lease has ended (reading the clock, like {@link HeldEtcdLease.throwIfLost}). */
-  ended(): boolean {
-    return this.tracker.state === 'lost';
+  protected releaseOnce(): Promise<void> {
+    return this.deleteAndRevoke();
   }
 
   /** Ends the lease locally for `reason`; the first reason wins. */

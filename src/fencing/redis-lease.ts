@@ -9,18 +9,16 @@
  * expired or is someone else's now, and the lease is lost at once. A failed request (Redis unreachable)
  * is only logged: the next tick tries again, and the deadline does not wait for the network.
  */
-import { EventEmitter } from 'node:events';
-import { abortable } from '../abortable.js';
 import { LeaseError } from '../errors.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import type { Lease, ReleaseOptions } from './lease.js';
-import { type LeaseEventMap, type LeaseStateName, LeaseStateTracker } from './lease-state.js';
+import type { Lease } from './lease.js';
 import type { GrantedTimings } from './lease-timings.js';
 import { unavailable } from './lease-unavailable.js';
 import type { RedisScriptClient } from './redis-client.js';
 import { RELEASE_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
 import type { FencingToken } from './token.js';
+import { TrackedLease } from './tracked-lease.js';
 
 /** A lease from Redis: a {@link Lease}, and its lock key, for logs and operators. */
 export interface RedisLease extends Lease {
@@ -47,76 +45,23 @@ export interface RedisLeaseInit {
 }
 
 /** A held Redis lease; made by the Redis lease provider, used through {@link RedisLease}. */
-export class HeldRedisLease extends EventEmitter<LeaseEventMap> implements RedisLease {
-  readonly name: string;
-  readonly token: FencingToken;
+export class HeldRedisLease extends TrackedLease implements RedisLease {
   readonly key: string;
   readonly value: string;
   private readonly init: RedisLeaseInit;
-  private readonly tracker: LeaseStateTracker;
   private keepAliveTimer: Timer | undefined;
-  private released: Promise<void> | undefined;
 
   constructor(init: RedisLeaseInit) {
-    super();
+    super(init);
     this.init = init;
-    this.name = init.name;
-    this.token = init.token;
     this.key = init.key;
     this.value = `${init.owner}#${init.token}`;
-    this.tracker = new LeaseStateTracker(init.clock, init.name, init.grantSentAtMs, init.timings, this);
     this.tracker.signal.addEventListener('abort', () => this.shutDown(), { once: true });
     this.scheduleKeepAlive(init.grantSentAtMs + init.timings.retryPeriodMs - init.clock.now());
   }
 
-  get ttlMs(): number {
-    return this.init.timings.ttlMs;
-  }
-
-  get safetyMarginMs(): number {
-    return this.init.timings.safetyMarginMs;
-  }
-
-  get renewDeadlineMs(): number {
-    return this.init.timings.renewDeadlineMs;
-  }
-
-  get retryPeriodMs(): number {
-    return this.init.timings.retryPeriodMs;
-  }
-
-  get expiresAtMs(): number {
-    return this.tracker.expiresAtMs;
-  }
-
-  get jeopardyAtMs(): number {
-    return this.tracker.jeopardyAtMs;
-  }
-
-  get state(): LeaseStateName {
-    return this.tracker.state;
-  }
-
-  get lost(): AbortSignal {
-    return this.tracker.signal;
-  }
-
-  throwIfLost(): void {
-    if (this.tracker.state === 'lost') throw this.tracker.signal.reason;
-  }
-
-  throwUnlessHeld(): void {
-    this.tracker.throwUnlessHeld();
-  }
-
-  release(options: ReleaseOptions = {}): Promise<void> {
-    this.released ??= this.releaseKey();
-    return abortable(this.released, options.signal);
-  }
-
-  /** True once the lease has ended (reading the clock, like {@link HeldRedisLease.throwIfLost}). */
-  ended(): boolean {
-    return this.tracker.state === 'lost';
+  protected releaseOnce(): Promise<void> {
+    return this.releaseKey();
   }
 
   private async releaseKey(): Promise<void> {
