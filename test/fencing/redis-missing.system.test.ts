@@ -3,35 +3,14 @@
  * createRedisLeaseProvider may fail, with a typed error that says what to install. A module resolution
  * hook hides ioredis from a child node running the build.
  */
-import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { distPath } from '../support/fresh-dist.js';
+import { runNode } from '../support/hidden-dependency.js';
 
 const DIST = pathToFileURL(distPath('index.js')).href;
 
-const hooks = `export async function resolve(specifier, context, next) {
-  if (specifier === 'ioredis') {
-    const error = new Error("Cannot find package 'ioredis'");
-    error.code = 'ERR_MODULE_NOT_FOUND';
-    throw error;
-  }
-  return next(specifier, context);
-}`;
-const register = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
-
-function runNode(
-  script: string,
-  hideIoredis: boolean,
-): { status: number | null; stdout: string; stderr: string } {
-  const hook = hideIoredis ? ['--import', `data:text/javascript,${encodeURIComponent(register)}`] : [];
-  const result = spawnSync(process.execPath, [...hook, '--input-type=module', '-e', script], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const HIDDEN = 'ioredis';
 
 describe('ioredis, an optional peer dependency', () => {
   it('without it the package loads, fencing works, and createRedisLeaseProvider throws FDKIT_MISSING_DEPENDENCY', () => {
@@ -54,7 +33,7 @@ describe('ioredis, an optional peer dependency', () => {
         message: error?.message,
       }));
     `,
-      true,
+      HIDDEN,
     );
     expect(stderr).toBe('');
     expect(status).toBe(0);
@@ -76,7 +55,7 @@ describe('ioredis, an optional peer dependency', () => {
       const loaded = Object.keys(createRequire(import.meta.url).cache).filter((p) => p.includes('node_modules/ioredis'));
       console.log(JSON.stringify(loaded));
     `,
-      false,
+      undefined,
     );
     expect(status).toBe(0);
     expect(JSON.parse(stdout)).toEqual([]);

@@ -5,24 +5,13 @@
  * that says what to install. What was loaded is read from the child's CommonJS cache, where prom-client
  * (a CommonJS package) lands however it is imported; the last case shows that the check sees it.
  */
-import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { distPath } from '../support/fresh-dist.js';
+import { runNode } from '../support/hidden-dependency.js';
 
 const ROOT = pathToFileURL(distPath('index.js')).href;
 const METRICS = pathToFileURL(distPath('entries/metrics.js')).href;
-
-const hooks = `export async function resolve(specifier, context, next) {
-  if (specifier === 'prom-client') {
-    const error = new Error("Cannot find package 'prom-client'");
-    error.code = 'ERR_MODULE_NOT_FOUND';
-    throw error;
-  }
-  return next(specifier, context);
-}`;
-const register = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
 
 // Prints how many prom-client files the child's module cache holds, after `label`.
 const LOADED = `
@@ -30,17 +19,7 @@ const loaded = (label) => console.log(label, JSON.stringify(
   Object.keys(createRequire(import.meta.url).cache).filter((p) => p.includes('node_modules/prom-client/')).length,
 ));`;
 
-function runNode(
-  script: string,
-  hidePromClient: boolean,
-): { status: number | null; stdout: string; stderr: string } {
-  const hook = hidePromClient ? ['--import', `data:text/javascript,${encodeURIComponent(register)}`] : [];
-  const result = spawnSync(process.execPath, [...hook, '--input-type=module', '-e', script], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const HIDDEN = 'prom-client';
 
 describe('prom-client, an optional peer dependency', () => {
   it('importing fdkit and fdkit/metrics loads none of it; fdkitMetrics does', () => {
@@ -56,7 +35,7 @@ describe('prom-client, an optional peer dependency', () => {
       loaded('measured');
       metrics.close();
     `,
-      false,
+      undefined,
     );
     expect(stderr).toBe('');
     expect(status).toBe(0);
@@ -84,7 +63,7 @@ describe('prom-client, an optional peer dependency', () => {
         message: error?.message,
       }));
     `,
-      true,
+      HIDDEN,
     );
     expect(stderr).toBe('');
     expect(status).toBe(0);
@@ -112,7 +91,7 @@ describe('prom-client, an optional peer dependency', () => {
         binds,
       }));
     `,
-      true,
+      HIDDEN,
     );
     expect(stderr).toBe('');
     expect(status).toBe(0);
