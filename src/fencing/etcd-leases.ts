@@ -5,28 +5,22 @@
  */
 import type { Watcher } from 'etcd3';
 import { abortable } from '../abortable.js';
-import { InvalidArgumentError, LifecycleError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Etcd3Module } from './etcd-client.js';
 import { type EtcdLease, HeldEtcdLease } from './etcd-lease.js';
 import type { EtcdLeaseSettings } from './etcd-lease-settings.js';
 import { etcdToken } from './etcd-token.js';
-import { type AcquireOptions, type LeaseProvider, resolveAcquireOptions } from './lease.js';
+import { HeldLeases } from './held-leases.js';
+import type { AcquireOptions, LeaseProvider } from './lease.js';
 import { grantedTimings } from './lease-timings.js';
 import { unavailable } from './lease-unavailable.js';
 
 type Etcd3 = InstanceType<Etcd3Module['Etcd3']>;
 
-/** Longest lease name, in UTF-8 bytes: a key, not a payload. */
-const NAME_BYTES_MAX = 512;
-
 /** The etcd lease provider, on the client it is given; see `createEtcdLeaseProvider`. */
 export class EtcdLeaseProvider implements LeaseProvider<EtcdLease> {
-  private readonly held = new Set<HeldEtcdLease>();
-  /** Aborts every acquire still waiting when the provider closes. */
-  private readonly closing = new AbortController();
-  private closed = false;
+  private readonly held: HeldLeases<HeldEtcdLease>;
 
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -44,6 +38,7 @@ export class EtcdLeaseProvider implements LeaseProvider<EtcdLease> {
     settings: EtcdLeaseSettings,
   ) {
     this.clock = settings.clock;
+    this.held = new HeldLeases(settings.clock);
     this.log = settings.log;
     this.keyPrefix = settings.keyPrefix;
     this.owner = settings.owner;
@@ -51,20 +46,8 @@ export class EtcdLeaseProvider implements LeaseProvider<EtcdLease> {
   }
 
   async acquire(name: string, options: AcquireOptions): Promise<EtcdLease> {
-    if (this.closed) throw new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider is closed');
-    if (typeof name !== 'string' || name === '' || Buffer.byteLength(name) > NAME_BYTES_MAX) {
-      throw new InvalidArgumentError(
-        'name',
-        `acquire: name must be a string of 1 to ${NAME_BYTES_MAX} bytes`,
-      );
-    }
-    const resolved = resolveAcquireOptions('acquire', options);
+    const { resolved, signal } = this.held.begin(name, options);
     const { ttlMs } = resolved;
-    const signal =
-      resolved.signal === undefined
-        ? this.closing.signal
-        : AbortSignal.any([resolved.signal, this.closing.signal]);
-    signal.throwIfAborted();
     const key = this.keyPrefix + name;
     const { client } = this;
     for (;;) {
@@ -109,15 +92,10 @@ export class EtcdLeaseProvider implements LeaseProvider<EtcdLease> {
           leaseId: grant.ID,
           timings: grantedTimings(resolved, grantedTtlMs),
           grantSentAtMs,
-          onEnd: (ended) => this.held.delete(ended),
+          onEnd: (ended) => this.held.forget(ended),
         });
-        if (this.closed) {
-          await lease.release().catch(() => undefined);
-          throw new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider was closed meanwhile');
-        }
         // A grant that took longer than its TTL (the caller paused) is over already: try again.
-        if (lease.ended()) continue;
-        this.held.add(lease);
+        if (!(await this.held.adopt(lease))) continue;
         this.log.info(
           {
             lease: name,
@@ -139,22 +117,8 @@ export class EtcdLeaseProvider implements LeaseProvider<EtcdLease> {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.closing.abort(new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider was closed'));
-    await Promise.allSettled([...this.held].map((lease) => this.releaseWithin(lease)));
+    if (!(await this.held.close())) return;
     this.client.close();
-  }
-
-  /** Releases `lease`, waiting at most its TTL for etcd: by then etcd has dropped it anyway. */
-  private async releaseWithin(lease: HeldEtcdLease): Promise<void> {
-    const giveUp = new AbortController();
-    const timer = this.clock.setTimer(lease.ttlMs, () => giveUp.abort());
-    try {
-      await lease.release({ signal: giveUp.signal });
-    } finally {
-      timer.cancel();
-    }
   }
 
   /**

@@ -8,10 +8,10 @@
  * Redis has no watch that misses no deletion, as etcd has; the waiters race, in no queue.
  */
 import { abortable } from '../abortable.js';
-import { InvalidArgumentError, LifecycleError } from '../errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import { type AcquireOptions, type LeaseProvider, resolveAcquireOptions } from './lease.js';
+import { HeldLeases } from './held-leases.js';
+import type { AcquireOptions, LeaseProvider } from './lease.js';
 import { grantedTimings } from './lease-timings.js';
 import { unavailable } from './lease-unavailable.js';
 import type { RedisScriptClient } from './redis-client.js';
@@ -19,15 +19,9 @@ import { HeldRedisLease, type RedisLease } from './redis-lease.js';
 import type { RedisLeaseSettings } from './redis-lease-settings.js';
 import { ACQUIRE_SCRIPT, parseAcquireReply, RELEASE_SCRIPT, redisKeys } from './redis-scripts.js';
 
-/** Longest lease name, in UTF-8 bytes: a key, not a payload. */
-const NAME_BYTES_MAX = 512;
-
 /** The Redis lease provider, on the client it is given; see `createRedisLeaseProvider`. */
 export class RedisLeaseProvider implements LeaseProvider<RedisLease> {
-  private readonly held = new Set<HeldRedisLease>();
-  /** Aborts every acquire still waiting when the provider closes. */
-  private readonly closing = new AbortController();
-  private closed = false;
+  private readonly held: HeldLeases<HeldRedisLease>;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly keyPrefix: string;
@@ -39,26 +33,15 @@ export class RedisLeaseProvider implements LeaseProvider<RedisLease> {
     settings: RedisLeaseSettings,
   ) {
     this.clock = settings.clock;
+    this.held = new HeldLeases(settings.clock);
     this.log = settings.log;
     this.keyPrefix = settings.keyPrefix;
     this.owner = settings.owner;
   }
 
   async acquire(name: string, options: AcquireOptions): Promise<RedisLease> {
-    if (this.closed) throw new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider is closed');
-    if (typeof name !== 'string' || name === '' || Buffer.byteLength(name) > NAME_BYTES_MAX) {
-      throw new InvalidArgumentError(
-        'name',
-        `acquire: name must be a string of 1 to ${NAME_BYTES_MAX} bytes`,
-      );
-    }
-    const resolved = resolveAcquireOptions('acquire', options);
+    const { resolved, signal } = this.held.begin(name, options);
     const timings = grantedTimings(resolved, resolved.ttlMs);
-    const signal =
-      resolved.signal === undefined
-        ? this.closing.signal
-        : AbortSignal.any([resolved.signal, this.closing.signal]);
-    signal.throwIfAborted();
     const { lock, counter } = redisKeys(this.keyPrefix, name);
     for (;;) {
       const grantSentAtMs = this.clock.now();
@@ -92,37 +75,18 @@ export class RedisLeaseProvider implements LeaseProvider<RedisLease> {
         token: reply.token,
         timings,
         grantSentAtMs,
-        onEnd: (ended) => this.held.delete(ended),
+        onEnd: (ended) => this.held.forget(ended),
       });
-      if (this.closed) {
-        await lease.release().catch(() => undefined);
-        throw new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider was closed meanwhile');
-      }
       // A reply that took longer than the TTL (the caller paused) is over already: try again.
-      if (lease.ended()) continue;
-      this.held.add(lease);
+      if (!(await this.held.adopt(lease))) continue;
       this.log.info({ lease: name, token: lease.token.toString(), ttlMs: timings.ttlMs }, 'lease acquired');
       return lease;
     }
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.closing.abort(new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider was closed'));
-    await Promise.allSettled([...this.held].map((lease) => this.releaseWithin(lease)));
+    if (!(await this.held.close())) return;
     await this.client.close();
-  }
-
-  /** Releases `lease`, waiting at most its TTL for Redis: by then Redis has dropped it anyway. */
-  private async releaseWithin(lease: HeldRedisLease): Promise<void> {
-    const giveUp = new AbortController();
-    const timer = this.clock.setTimer(lease.ttlMs, () => giveUp.abort());
-    try {
-      await lease.release({ signal: giveUp.signal });
-    } finally {
-      timer.cancel();
-    }
   }
 
   /** An acquire whose caller gave up took the lock after all: delete it, if it is still that grant's. */
