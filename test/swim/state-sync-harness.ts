@@ -6,13 +6,27 @@
 import { Random } from '../../src/runtime/random.js';
 import type { SwimContext } from '../../src/swim/context.js';
 import type { SwimEnvironment } from '../../src/swim/environment.js';
-import type { MemberList, Packet, StreamMessage } from '../../src/swim/messages.js';
+import type { MemberList, Packet, PushPull, StreamMessage } from '../../src/swim/messages.js';
 import { Outbox } from '../../src/swim/outbox.js';
 import type { Refusal } from '../../src/swim/refusal.js';
 import { StateSync, type StateSyncPort } from '../../src/swim/state-sync.js';
 import { type Harness, type HarnessOptions, harness } from './swim-context.js';
 
 /** A Random whose `next()` is always one half; its integers (the draws of members) stay random. */
+/** A member list with nobody in it. */
+export const EMPTY_LIST: MemberList = {
+  names: [],
+  addresses: [],
+  incarnations: new Uint32Array(0),
+  states: new Uint8Array(0),
+  metas: [],
+};
+
+/** A push-pull (not a join) from `from` carrying nobody: a request, or with `reply` the answer. */
+export function pushPull(from: string, reply: boolean): PushPull {
+  return { type: 'push-pull', from, join: false, reply, members: EMPTY_LIST };
+}
+
 export class HalfRandom extends Random {
   private readonly draws: Random;
 

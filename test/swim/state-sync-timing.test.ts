@@ -5,22 +5,9 @@
  * alone, this member's push-pull interval is 30 s and its first tick comes at 15 s.
  */
 import { describe, expect, it } from 'vitest';
-import type { MemberList, PushPull } from '../../src/swim/messages.js';
 import { StateSync } from '../../src/swim/state-sync.js';
-import { syncHarness } from './state-sync-harness.js';
+import { pushPull, syncHarness } from './state-sync-harness.js';
 import { addressOf, run } from './swim-context.js';
-
-const EMPTY_LIST: MemberList = {
-  names: [],
-  addresses: [],
-  incarnations: new Uint32Array(0),
-  states: new Uint8Array(0),
-  metas: [],
-};
-
-function pushPull(from: string, reply: boolean): PushPull {
-  return { type: 'push-pull', from, join: false, reply, members: EMPTY_LIST };
-}
 
 /** State sync over the harness, with what it measured: `[what, ms, at]`. */
 function timed() {

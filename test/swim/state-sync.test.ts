@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, LEFT, SUSPECT } from '../../src/membership/member-state.js';
-import type { MemberList, PushPull } from '../../src/swim/messages.js';
+import type { MemberList } from '../../src/swim/messages.js';
 import { StateSync, type StateSyncPort } from '../../src/swim/state-sync.js';
 import { encodeStream } from '../../src/wire/encode.js';
-import { syncHarness } from './state-sync-harness.js';
+import { EMPTY_LIST, pushPull, syncHarness } from './state-sync-harness.js';
 import { addressOf, harness, run } from './swim-context.js';
 
 function port(answers: boolean) {
@@ -63,18 +63,6 @@ describe('StateSync, over a fake port', () => {
     ).toBe(true);
   });
 });
-
-const EMPTY_LIST: MemberList = {
-  names: [],
-  addresses: [],
-  incarnations: new Uint32Array(0),
-  states: new Uint8Array(0),
-  metas: [],
-};
-
-function pushPull(from: string, reply: boolean): PushPull {
-  return { type: 'push-pull', from, join: false, reply, members: EMPTY_LIST };
-}
 
 describe('StateSync: what an exchange carries', () => {
   it('lists every member the view holds, in id order, skips ids it does not hold, and gives its encoded size', () => {
