@@ -85,6 +85,7 @@ export class SimDowning {
         stableAfterMs: this.stableAfterMs,
         // The resolver's own default: a view unsettled for twice the wait downs everyone.
         downAllWhenUnstableMs: this.stableAfterMs,
+        reach: (name, done) => core.probe(name, done),
       },
       process,
       (decision) => {

@@ -132,9 +132,10 @@ describe('DowningCore', () => {
       c.observe('e', i % 2 === 0 ? 'suspect' : 'alive', 5);
       clock.advance(1_000);
     }
-    // Its second return (3 s into the flapping) made it indirectly connected: the last change that
-    // counted, since its flips after that no longer reset the wait.
-    const lastCounted = clock.now() - 3_000;
+    // Its second return (3 s into the flapping) made it indirectly connected, so it has counted as
+    // unreachable since its second suspicion (2 s in): the last change that counted, since that return
+    // changed nothing and its flips after it no longer reset the wait.
+    const lastCounted = clock.now() - 4_000;
     clock.advance(lastCounted + STABLE - clock.now() - 1);
     expect(decisions).toEqual([]);
     clock.advance(1);
