@@ -24,10 +24,19 @@ import {
   staticQuorum,
 } from './strategy.js';
 
-/** The lock service that lease-majority races for: an etcd lease, say. */
+/**
+ * The lock service that lease-majority races for: an etcd key, say (`createEtcdDowningLease` in
+ * `fdkit/fencing`). Every member of a side asks, each for itself, so the lease is held by a side, not by
+ * a member: `owner` names the side (the lowest name among the members it reaches, which its members
+ * agree on), and a side that holds the lease already gets it again.
+ */
 export interface DowningLease {
-  /** Tries to take the lease; resolves true when this side holds it. Must not reject. */
-  acquire(): Promise<boolean>;
+  /**
+   * Tries to take the lease for the side `owner` names; resolves true when that side holds it (taken
+   * now, or held by it already), false when another side does or the service cannot be reached. Must
+   * not reject; a rejection counts as false.
+   */
+  acquire(owner: string): PromiseLike<boolean>;
 }
 
 /** Keep-majority: the side with more than half stays; an even split keeps the side of the lowest name. */
@@ -385,10 +394,20 @@ export class DowningCore {
   private raceForLease(lease: DowningLease, delayMs: number | undefined, sides: Sides): void {
     this.leasePending = true;
     const majority = isMajority(sides);
+    // The side's name: its members see the same side, so they all ask for the same owner.
+    let owner = this.settings.self.name;
+    for (const m of sides.reachable) if (m.name < owner) owner = m.name;
     const attempt = (): void => {
       if (this.done) return;
-      lease.acquire().then(
-        (held) => this.leaseAnswered(held, majority),
+      let asked: PromiseLike<boolean>;
+      try {
+        asked = lease.acquire(owner);
+      } catch {
+        this.leaseAnswered(false, majority);
+        return;
+      }
+      asked.then(
+        (held) => this.leaseAnswered(held === true, majority),
         () => this.leaseAnswered(false, majority),
       );
     };

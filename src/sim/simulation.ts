@@ -117,8 +117,8 @@ export class Simulation {
       this.directory.intern(simName(i), simAddress(i));
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
-    const { processes, network, directory, watches } = this;
-    const host = { processes, partitions: this.plan.partitions, network, directory, watches };
+    const { processes, network, directory, watches, clock } = this;
+    const host = { processes, partitions: this.plan.partitions, network, directory, watches, clock };
     this.downing = downing === undefined ? undefined : new SimDowning(host, downing, stableAfterMs);
     for (let i = 0; i < nodes; i++) this.own.push(options.member?.(i) ?? {});
     for (let i = 0; i < nodes; i++) {

@@ -32,7 +32,12 @@ describe('checkReach', () => {
   it('waits for the last answer, and a probe answering twice counts once', () => {
     const pending: Array<(acked: boolean) => void> = [];
     const results: string[][] = [];
-    checkReach(['b', 'c'], (_name, done) => pending.push(done), 1, (reached) => results.push([...reached]));
+    checkReach(
+      ['b', 'c'],
+      (_name, done) => pending.push(done),
+      1,
+      (reached) => results.push([...reached]),
+    );
     pending[0]!(true);
     pending[0]!(true);
     expect(results).toEqual([]);
