@@ -220,20 +220,23 @@ describe('planFaults: the cuts', () => {
       'crashDuringPartition.restartAfterMs',
       /got -1/,
     ],
-  ])('refuses %s with an InvalidOptionError naming the option and the value', (_what, request, option, message) => {
-    let caught: unknown;
-    try {
-      plan(request);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(InvalidOptionError);
-    const e = caught as InvalidOptionError;
-    const code = option === 'isolate.duration' ? 'FDKIT_UNKNOWN_OPTION' : 'FDKIT_INVALID_OPTION';
-    expect([e.code, e.option]).toEqual([code, option]);
-    expect(e.message).toMatch(/^planFaults: (unknown )?option /);
-    expect(e.message).toMatch(message);
-  });
+  ])(
+    'refuses %s with an InvalidOptionError naming the option and the value',
+    (_what, request, option, message) => {
+      let caught: unknown;
+      try {
+        plan(request);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(InvalidOptionError);
+      const e = caught as InvalidOptionError;
+      const code = option === 'isolate.duration' ? 'FDKIT_UNKNOWN_OPTION' : 'FDKIT_INVALID_OPTION';
+      expect([e.code, e.option]).toEqual([code, option]);
+      expect(e.message).toMatch(/^planFaults: (unknown )?option /);
+      expect(e.message).toMatch(message);
+    },
+  );
 
   it('refuses a crash during the cut when the other faults took the whole larger side', () => {
     // 5 members, the last excluded: a side of 2 leaves 2 on the larger side, and 4 crashes take all.
