@@ -87,11 +87,18 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
   sim: {
     synopsis: [
       'sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]',
-      '[--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]]',
+      '[--pause K:MS] [--partition FRACTION:MS | --isolate MS | --one-way FRACTION:MS',
+      '| --flap FRACTION:MS:PERIOD_MS] [--crash-during-partition [--restart-after-ms MS]]',
+      '[--leader [--stable-for-ms MS]]',
       '[--downing STRATEGY [--quorum-size N] [--stable-after-ms MS]] [--json]',
     ],
     about: [
       'one seeded simulation of a SWIM cluster; a JSON report with --json;',
+      'one cut at most: --partition cuts a share of the members off both ways,',
+      "--isolate one member, --one-way drops only the share's packets to the",
+      'rest, --flap cuts for the first half of each period and heals for the',
+      'second; --crash-during-partition crashes a member of the larger side',
+      'during the cut (restarted after --restart-after-ms if given);',
       '--leader runs a leader hint on every member and reports its changes',
       'and agreement; --downing runs the split-brain resolver on every member',
       '(the strategies of fdkit agent --downing) and reports split brain,',
