@@ -242,8 +242,9 @@ describe('a usage mistake', () => {
       command: 'sim',
     },
     {
-      argv: ['sim', '--downing', 'lease-majority'],
-      message: 'fdkit sim: --downing lease-majority needs a lease service the simulator does not model',
+      argv: ['sim', '--downing', 'lease-quorum'],
+      message:
+        "fdkit sim: --downing takes keep-majority, static-quorum, keep-oldest, keep-oldest-down-if-alone, down-all, lease-majority, got 'lease-quorum'",
       command: 'sim',
     },
     {
