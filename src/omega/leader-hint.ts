@@ -96,7 +96,17 @@ export interface LeaderHintEventMap {
   /** The hint names another leader; never emitted for the leader named at start. */
   leader: [LeaderChange];
   /** The resolver downed this member's side: the hint names nobody from now on. Emitted once. */
-  downed: [{ readonly previous: string; readonly atMs: number; readonly wallMs: number }];
+  downed: [LeaderDowned];
+}
+
+/** The `'downed'` event of a {@link LeaderHint}: its member's side was downed, it names nobody now. */
+export interface LeaderDowned {
+  /** The member it named leader until then. */
+  readonly previous: string;
+  /** Monotonic time of the decision, ms. */
+  readonly atMs: number;
+  /** Wall time of the decision, Unix ms. */
+  readonly wallMs: number;
 }
 
 const OWNER = 'LeaderHint';
