@@ -16,34 +16,46 @@ import {
 import { resolveDowningOptions, type SplitBrainResolverOptions } from './downing-options.js';
 import type { ReachProbe } from './reach-check.js';
 
-/** What the resolver reads of a membership source: a started `SwimNode` has it all. */
+/** A member as the resolver reads it from its source. */
+export interface DowningSourceMember {
+  /** Its name. */
+  readonly name: string;
+  /** Its state in the source's view (`unknown`: a heartbeat peer not heard from yet). */
+  readonly state: MemberStateName | 'unknown';
+  /** The incarnation held for it: its age, smaller is older. */
+  readonly incarnation: number;
+}
+
+/**
+ * What the resolver reads of a membership source: a started `SwimNode` (`members`, `localMember`,
+ * `probe`) or a started `HeartbeatMonitor` (`peers`, `localName`, `localIncarnation`) has it all.
+ */
 export interface DowningSource {
   /** Subscribes to one kind of member event. */
   on(event: MemberEvent['type'], listener: (event: MemberEvent) => void): unknown;
   /** Removes a listener that `on` added. */
   off(event: MemberEvent['type'], listener: (event: MemberEvent) => void): unknown;
-  /** Every member known, the local one included. */
-  members(): readonly {
-    /** Its name. */
-    readonly name: string;
-    /** Its state in the source's view. */
-    readonly state: MemberStateName;
-    /** The incarnation held for it: its age, smaller is older. */
-    readonly incarnation: number;
-  }[];
+  /** Every member known, the local one included (a SWIM node). */
+  members?(): readonly DowningSourceMember[];
+  /** Every peer monitored (a heartbeat monitor). */
+  peers?(): readonly DowningSourceMember[];
   /**
    * Asks whether a member answers now, as a SWIM probe does (`SwimNode.probe`). With it, the resolver
    * checks its view before deciding, so that a side slow to find the members it cannot reach does not
    * count them as its own; a heartbeat monitor, which hears from every peer all the time, has none.
    */
   probe?(member: string): Promise<boolean>;
-  /** The local member. */
-  readonly localMember: {
+  /** The local member (a SWIM node). */
+  readonly localMember?: {
     /** Its name. */
     readonly name: string;
     /** Its incarnation. */
     readonly incarnation: number;
   };
+  /** The local member's name (a heartbeat monitor). */
+  readonly localName?: string;
+  /** The local member's incarnation (a heartbeat monitor). */
+  readonly localIncarnation?: number;
 }
 
 /** The two sides of a cut, by name, as {@link SplitBrainResolver.sides} gives them. */
@@ -63,6 +75,15 @@ export interface SplitBrainResolverEventMap {
 }
 
 const EVENTS: readonly MemberEvent['type'][] = ['alive', 'suspect', 'dead', 'left'];
+
+/** The local member, from a SWIM node's `localMember` or a heartbeat monitor's name and incarnation. */
+function selfOf(source: DowningSource): { name: string; incarnation: number } | undefined {
+  const member = source.localMember;
+  if (member !== undefined) return member;
+  const name = source.localName;
+  const incarnation = source.localIncarnation;
+  return name === undefined || incarnation === undefined ? undefined : { name, incarnation };
+}
 
 /** The source's probe as the core's port; a probe that fails (the member stopped) is no answer. */
 function probeOf(source: DowningSource): ReachProbe | undefined {
@@ -110,9 +131,9 @@ export class SplitBrainResolver extends EventEmitter<SplitBrainResolverEventMap>
     options: SplitBrainResolverOptions,
   ) {
     super();
-    let self: { name: string; incarnation: number };
+    let self: { name: string; incarnation: number } | undefined;
     try {
-      self = source.localMember;
+      self = selfOf(source);
     } catch (error) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
@@ -121,8 +142,17 @@ export class SplitBrainResolver extends EventEmitter<SplitBrainResolverEventMap>
         { cause: error },
       );
     }
-    const members = source.members();
-    const resolved = resolveDowningOptions(options, members.length);
+    if (self === undefined) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'source',
+        'SplitBrainResolver: the source has neither localMember nor localName and localIncarnation: pass a SwimNode or a HeartbeatMonitor',
+      );
+    }
+    const members = source.members?.() ?? source.peers?.() ?? [];
+    // A heartbeat monitor's peers leave itself out; the wait is for the cluster's size.
+    const size = source.members === undefined ? members.length + 1 : members.length;
+    const resolved = resolveDowningOptions(options, size);
     this.core = new DowningCore(
       {
         self: { name: self.name, age: self.incarnation },
@@ -134,7 +164,9 @@ export class SplitBrainResolver extends EventEmitter<SplitBrainResolverEventMap>
       resolved.clock ?? systemClock,
       (decision) => this.decided(decision),
     );
-    for (const m of members) if (m.state !== 'left') this.core.observe(m.name, m.state, m.incarnation);
+    for (const m of members) {
+      if (m.state !== 'left' && m.state !== 'unknown') this.core.observe(m.name, m.state, m.incarnation);
+    }
     for (const type of EVENTS) source.on(type, this.listener);
   }
 

@@ -110,6 +110,11 @@ export class HeartbeatMonitor extends EventEmitter<HeartbeatMonitorEventMap> {
     return this.host.requireCore('localName').name;
   }
 
+  /** This life's incarnation, sent in every heartbeat (its age, for the split-brain resolver); known once started. */
+  get localIncarnation(): number {
+    return this.host.requireCore('localIncarnation').incarnation;
+  }
+
   /** Lifeguard local health score: 0 is healthy; the suspicion timeout is multiplied by score + 1. */
   get localHealth(): number {
     return this.host.core?.localHealth ?? 0;
