@@ -26,6 +26,7 @@ class VirtualAnswer<T> implements PromiseLike<T> {
     for (const callback of this.waiting.splice(0)) callback(value);
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a thenable is the point, settled on virtual time (see above)
   then<R1 = T, R2 = never>(
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     _onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

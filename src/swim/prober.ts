@@ -189,24 +189,12 @@ export class Prober {
    */
   check(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
     this.pingOnce(id, timeoutMs, (acked) => {
-      const { view, config, random, clock, lifecycle, name } = this.ctx;
+      const { view, config, random, lifecycle, name } = this.ctx;
       if (acked || !lifecycle.isRunning) {
         done(acked);
         return;
       }
-      const seq = this.nextSeq();
-      const timer = clock.setTimer(timeoutMs, () => {
-        this.handlers.delete(seq);
-        done(false);
-      });
-      this.handlers.set(seq, {
-        onAck: () => {
-          timer.cancel();
-          this.handlers.delete(seq);
-          done(true);
-        },
-        onNack: NOOP,
-      });
+      const seq = this.awaitAck(timeoutMs, done);
       const helpers = view.order.randomMembers(
         config.indirectChecks,
         random,
@@ -238,6 +226,12 @@ export class Prober {
     done: (acked: boolean) => void,
     updates: Update[] = [],
   ): void {
+    const seq = this.awaitAck(timeoutMs, done);
+    this.send(address, { type: 'ping', seq, from: this.ctx.name, target, updates });
+  }
+
+  /** A new sequence number whose ack calls `done(true)`, or `done(false)` after `timeoutMs` without one. */
+  private awaitAck(timeoutMs: number, done: (acked: boolean) => void): number {
     const seq = this.nextSeq();
     const timer = this.ctx.clock.setTimer(timeoutMs, () => {
       this.handlers.delete(seq);
@@ -251,7 +245,7 @@ export class Prober {
       },
       onNack: NOOP,
     });
-    this.send(address, { type: 'ping', seq, from: this.ctx.name, target, updates });
+    return seq;
   }
 
   private nextSeq(): number {

@@ -9,6 +9,7 @@ import type { MemberEvent } from '../../src/membership/events.js';
 import type { MemberStateName } from '../../src/membership/member-state.js';
 import { LeaderHint } from '../../src/omega/leader-hint.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
+import { memberEvent } from '../support/member-event.js';
 
 const STABLE = 1_000;
 const EMPTY = new Uint8Array(0);
@@ -41,18 +42,9 @@ class Source {
   emit(type: 'alive' | 'suspect', member: string): void {
     const previous = this.states.get(member) ?? 'unknown';
     this.states.set(member, type);
-    const event: MemberEvent = {
-      type,
-      member,
-      previous,
-      address: '10.0.0.1:7946',
-      incarnation: 1,
-      atMs: 0,
-      wallMs: 0,
+    const event = memberEvent(type, member, previous, {
       cause: type === 'alive' ? 'refuted' : 'probe-failed',
-      confirmations: 0,
-      localHealth: 0,
-    };
+    });
     for (const l of this.listeners.get(type) ?? []) l(event);
   }
 }

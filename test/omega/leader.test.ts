@@ -23,6 +23,7 @@ import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import { lan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 import { MemoryNetwork } from '../../src/transport/memory.js';
+import { memberEvent } from '../support/member-event.js';
 import {
   holds,
   MEMORY_CONFIG,
@@ -465,18 +466,7 @@ class ScriptedSource implements MembershipSource {
   }
 
   emit(type: MemberEvent['type'], member: string, previous: MemberEvent['previous']): void {
-    const event: MemberEvent = {
-      type,
-      member,
-      previous,
-      address: '10.0.0.1:7946',
-      incarnation: 1,
-      atMs: 0,
-      wallMs: 0,
-      cause: 'joined',
-      confirmations: 0,
-      localHealth: 0,
-    };
+    const event = memberEvent(type, member, previous);
     for (const l of this.listeners.get(type) ?? []) l(event);
   }
 }
