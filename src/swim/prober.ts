@@ -189,32 +189,11 @@ export class Prober {
    */
   check(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
     this.pingOnce(id, timeoutMs, (acked) => {
-      const { view, config, random, lifecycle, name } = this.ctx;
-      if (acked || !lifecycle.isRunning) {
+      if (acked || !this.ctx.lifecycle.isRunning) {
         done(acked);
         return;
       }
-      const seq = this.awaitAck(timeoutMs, done);
-      const helpers = view.order.randomMembers(
-        config.indirectChecks,
-        random,
-        (helper) => helper !== id && helper !== view.selfId && view.table.stateOf(helper) === ALIVE,
-        this.helpers,
-      );
-      const target = view.directory.nameOf(id);
-      const targetAddress = view.directory.addressOf(id);
-      for (const helper of helpers) {
-        const req: PingReq = {
-          type: 'ping-req',
-          seq,
-          from: name,
-          target,
-          targetAddress,
-          nack: false,
-          updates: [],
-        };
-        this.send(view.directory.addressOf(helper), req);
-      }
+      this.askHelpers(id, this.awaitAck(timeoutMs, done), false);
     });
   }
 
@@ -246,6 +225,32 @@ export class Prober {
       onNack: NOOP,
     });
     return seq;
+  }
+
+  /** Sends ping-reqs for `target` under `seq` to `indirectChecks` members held alive; returns how many. */
+  private askHelpers(target: number, seq: number, nack: boolean): number {
+    const { view, config, random, name } = this.ctx;
+    const helpers = view.order.randomMembers(
+      config.indirectChecks,
+      random,
+      (id) => id !== target && id !== view.selfId && view.table.stateOf(id) === ALIVE,
+      this.helpers,
+    );
+    const targetName = view.directory.nameOf(target);
+    const targetAddress = view.directory.addressOf(target);
+    for (const helper of helpers) {
+      const req: PingReq = {
+        type: 'ping-req',
+        seq,
+        from: name,
+        target: targetName,
+        targetAddress,
+        nack,
+        updates: [],
+      };
+      this.send(view.directory.addressOf(helper), req);
+    }
+    return helpers.length;
   }
 
   private nextSeq(): number {
@@ -366,7 +371,7 @@ export class Prober {
 
   private indirect(state: ProbeState): void {
     const { target } = state;
-    const { view, config, random, counters, name } = this.ctx;
+    const { view, counters } = this.ctx;
     const seq = this.nextSeq();
     state.indirectSeq = seq;
     this.handlers.set(seq, {
@@ -377,28 +382,11 @@ export class Prober {
         state.nacks++;
       },
     });
-    const helpers = view.order.randomMembers(
-      config.indirectChecks,
-      random,
-      (id) => id !== target && id !== view.selfId && view.table.stateOf(id) === ALIVE,
-      this.helpers,
-    );
-    state.expectedNacks = helpers.length;
-    counters.indirectProbes += helpers.length;
+    const helpers = this.askHelpers(target, seq, true);
+    state.expectedNacks = helpers;
+    counters.indirectProbes += helpers;
     const targetName = view.directory.nameOf(target);
     const targetAddress = view.directory.addressOf(target);
-    for (const helper of helpers) {
-      const req: PingReq = {
-        type: 'ping-req',
-        seq,
-        from: name,
-        target: targetName,
-        targetAddress,
-        nack: true,
-        updates: [],
-      };
-      this.send(view.directory.addressOf(helper), req);
-    }
     if (!state.refused) this.fallback(state, targetName, targetAddress);
   }
 

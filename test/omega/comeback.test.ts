@@ -8,6 +8,7 @@ import type { MemberEvent } from '../../src/membership/events.js';
 import { LeaderBaseline, type LeaderChange, LeaderCore } from '../../src/omega/leader-core.js';
 import { LeaderHint, type LeaderSourceEvent, type MembershipSource } from '../../src/omega/leader-hint.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
+import { memberEvent } from '../support/member-event.js';
 
 const S = 10_000;
 /** The local member's own wait: stableForMs and a tenth. */
@@ -197,18 +198,7 @@ describe('LeaderHint: the refuted event of its source', () => {
     const source = new Source();
     const clock = new VirtualClock();
     const hint = new LeaderHint(source, { self: { name: 'n0' }, clock, stableForMs: S });
-    source.emit({
-      type: 'alive',
-      member: 'n1',
-      previous: 'unknown',
-      address: '10.0.0.2:7946',
-      incarnation: 1,
-      atMs: 0,
-      wallMs: 0,
-      cause: 'joined',
-      confirmations: 0,
-      localHealth: 0,
-    });
+    source.emit(memberEvent('alive', 'n1', 'unknown', { address: '10.0.0.2:7946' }));
     expect(hint.isLeader).toBe(true);
     source.emit({
       type: 'refuted',
