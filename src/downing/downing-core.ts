@@ -214,8 +214,9 @@ export class DowningCore {
     const m = this.members.get(name);
     if (state === 'left') {
       if (m !== undefined) {
+        const before = this.sides();
         this.members.delete(name);
-        this.changed();
+        this.changed(this.stillGoesDown(before));
       }
       return;
     }
@@ -229,6 +230,8 @@ export class DowningCore {
     }
     if (m.reachable === reachable) return;
     const before = this.counted(name, m);
+    // Only a member of this side lost can leave the verdict as it was: see `stillGoesDown`.
+    const sidesBefore = before && !reachable ? this.sides() : undefined;
     m.reachable = reachable;
     // Held alive again (a refutation, a new life): fresher than the check it did not answer.
     if (reachable) m.unanswered = false;
@@ -237,7 +240,7 @@ export class DowningCore {
     if (m.returns >= INDIRECT_RETURNS) return;
     if (reachable) m.returns += 1;
     if (this.counted(name, m) === before) return;
-    this.changed();
+    this.changed(sidesBefore !== undefined && this.stillGoesDown(sidesBefore));
     // SWIM finds the rest of a cut one probe at a time, slowed by up to 9× on a side cut off from most:
     // ask every member held alive now instead.
     if (before) this.check(false);
@@ -254,12 +257,38 @@ export class DowningCore {
     return this.sides().unreachable.length > 0;
   }
 
-  private changed(): void {
+  /**
+   * Whether this side, which would go down on the view `before`, still would on the view now. A side
+   * that goes down (a minority, below the quorum, without the oldest; for lease-majority, a minority that
+   * asks the lease late) only goes down the more as it loses members, so the change need not restart
+   * the wait: the partner of a minority member that went down first is not held back by its exit.
+   */
+  private stillGoesDown(before: Sides): boolean {
+    // Only once a cut is seen: a healthy view's verdict means nothing (down-all's is always to go down).
+    return before.unreachable.length > 0 && this.goesDown(before) && this.goesDown(this.sides());
+  }
+
+  private goesDown(sides: Sides): boolean {
+    const strategy = this.settings.strategy;
+    if (strategy.name === 'lease-majority') return !isMajority(sides);
+    return this.rule(strategy, sides).kind === 'down-self';
+  }
+
+  /** The view changed; with `keepWait`, a wait already running (or deciding) goes on as it was. */
+  private changed(keepWait = false): void {
+    if (!(keepWait && (this.decisionTimer !== undefined || this.decideAfterCheck))) this.restartWait();
+    this.startSpell();
+  }
+
+  private restartWait(): void {
     this.generation++;
     // The wait starts again: the timer decides, not a check that was asked before the change.
     this.decideAfterCheck = false;
     this.decisionTimer?.cancel();
     this.decisionTimer = this.clock.setTimer(this.settings.stableAfterMs, () => this.decide());
+  }
+
+  private startSpell(): void {
     if (this.unstableSince === undefined && this.hasUnreachable()) {
       this.unstableSince = this.clock.now();
       const extra = this.settings.downAllWhenUnstableMs;
@@ -340,6 +369,7 @@ export class DowningCore {
   private checked(names: readonly string[], reached: ReadonlySet<string>, generation: number): void {
     this.checking = false;
     if (this.done) return;
+    const before = this.sides();
     let lost = false;
     for (const name of names) {
       const m = this.members.get(name);
@@ -352,7 +382,7 @@ export class DowningCore {
       // did not change with it, so it does not start the wait again. One that no longer answers does.
       if (before && !this.counted(name, m)) lost = true;
     }
-    if (lost) this.changed();
+    if (lost) this.changed(this.stillGoesDown(before));
     if (this.recheck) {
       this.recheck = false;
       this.check(false);

@@ -203,4 +203,44 @@ describe('DowningCore with a reach probe', () => {
     clock.advance(10 * STABLE);
     expect(decisions).toEqual([]);
   });
+
+  it('a minority that loses its partner too goes down when it would have: the exit does not restart the wait', () => {
+    const { c, clock, decisions, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    for (const name of ['c', 'd', 'e']) answers.delete(name);
+    const cutMs = clock.now();
+    c.observe('c', 'suspect', 3);
+    clock.advance(2 * PROBE_MS); // d and e found silent: the wait runs from here
+    const decisionMs = cutMs + 2 * PROBE_MS + STABLE + PROBE_MS;
+    // b, on this side, goes down first (its own resolver) and exits: SWIM here suspects it.
+    clock.advance(2_000);
+    answers.delete('b');
+    c.observe('b', 'suspect', 2);
+    clock.advance(decisionMs - clock.now() - 1);
+    expect(decisions).toEqual([]);
+    clock.advance(1);
+    expect(decisions).toMatchObject([
+      { kind: 'downed-self', reachable: ['a'], unreachable: ['b', 'c', 'd', 'e'] },
+    ]);
+    expect(decisions[0]!.atMs).toBe(decisionMs);
+  });
+
+  it('a majority that loses a member of its own side waits again: the verdict may change', () => {
+    const { c, clock, decisions, answers } = core(
+      { name: 'keep-majority' },
+      ['b', 'c', 'd', 'e'],
+      10 * STABLE,
+    );
+    answers.delete('d');
+    answers.delete('e');
+    c.observe('d', 'suspect', 5);
+    clock.advance(2 * PROBE_MS + 2_000);
+    answers.delete('c');
+    const lostMs = clock.now();
+    c.observe('c', 'suspect', 4); // now 2 of 5: no longer a majority
+    clock.advance(STABLE + PROBE_MS - 1);
+    expect(decisions).toEqual([]);
+    clock.advance(1);
+    expect(decisions).toMatchObject([{ kind: 'downed-self', reachable: ['a', 'b'] }]);
+    expect(decisions[0]!.atMs).toBe(lostMs + STABLE + PROBE_MS);
+  });
 });
