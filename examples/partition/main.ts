@@ -90,6 +90,8 @@ interface RunResult {
   readonly minorityStopped: boolean;
   /** No majority member exited before it was told to stop. */
   readonly majorityRunning: boolean;
+  /** When each minority member reported its resolver's `downed-self` after the cut, ms; null if never. */
+  readonly minorityDownedAfterCutMs: readonly (number | null)[];
   /** When each minority member exited after the cut, ms; null while it ran until told to stop. */
   readonly minorityExitAfterCutMs: readonly (number | null)[];
   /** When the majority's worker's hint first named itself after the cut, ms. */
@@ -287,6 +289,9 @@ async function run(
         (m) => m.exit !== undefined && m.exit.code === 3 && m.exit.at < healedAt,
       ),
       majorityRunning: majority.every((m) => m.exit === undefined || m.exit.at >= stoppingAt),
+      minorityDownedAfterCutMs: minority.map((m) =>
+        afterCut(m.heard.find((h) => h.at >= cutAt && h.message.type === 'downed-self')?.at),
+      ),
       minorityExitAfterCutMs: minority.map((m) =>
         m.exit !== undefined && m.exit.at < healedAt ? afterCut(m.exit.at) : null,
       ),
