@@ -141,18 +141,30 @@ async function agreedLeader(hosts: readonly NetnsHost[], timeoutMs: number): Pro
   }
 }
 
-/**
- * The resolver's decisions an agent logged (pino lines: `time` is wall ms), relative to `zeroWallMs`, for
- * the log: `+9.1s down n2`, `+9.4s downed-self`.
- */
-function decisions(agent: AgentProcess, zeroWallMs: number): string[] {
+/** The fields of the agent's pino lines that are read here. */
+interface LogLine {
+  readonly time?: number;
+  readonly msg?: string;
+  readonly members?: readonly string[];
+}
+
+/** An agent's stderr lines that are JSON (pino's), parsed. */
+function logLines(agent: AgentProcess): LogLine[] {
   return agent.stderrLines.flatMap((text) => {
-    let line: { time?: number; msg?: string; members?: string[] };
     try {
-      line = JSON.parse(text) as typeof line;
+      return [JSON.parse(text) as LogLine];
     } catch {
       return [];
     }
+  });
+}
+
+/**
+ * The resolver's decisions an agent logged (`time` is wall ms), relative to `zeroWallMs`, for the log:
+ * `+9.1s down n2`, `+9.4s downed-self`.
+ */
+function decisions(agent: AgentProcess, zeroWallMs: number): string[] {
+  return logLines(agent).flatMap((line) => {
     const at = `+${(((line.time ?? Number.NaN) - zeroWallMs) / 1000).toFixed(1)}s`;
     if (line.msg === 'downed unreachable members') return [`${at} down ${line.members?.join(',')}`];
     if (line.msg === DOWNED_MSG) return [`${at} downed-self`];
@@ -262,7 +274,7 @@ describe('fdkit agent --downing keep-majority: five namespaces split 3/2', () =>
         expect(a.running, `${a.name} still running\n${describeAgents(agents)}`).toBe(false);
         expect(a.exit?.code, a.name).toBe(DOWNED_STATUS);
         expect(
-          a.stderrLines.some((l) => l.includes(`"msg":"${DOWNED_MSG}"`)),
+          logLines(a).some((l) => l.msg === DOWNED_MSG),
           a.stderrLines.join('\n'),
         ).toBe(true);
       }
@@ -300,10 +312,9 @@ describe('fdkit agent --downing keep-majority: five namespaces split 3/2', () =>
       expect(majorityNames).toContain(named[0]);
       // Each majority member's resolver downed exactly the cut-off side (in one decision or several).
       for (const a of majority) {
-        const downed = a.stderrLines.flatMap((text) => {
-          const line = JSON.parse(text) as { msg?: string; members?: string[] };
-          return line.msg === 'downed unreachable members' ? (line.members ?? []) : [];
-        });
+        const downed = logLines(a).flatMap((line) =>
+          line.msg === 'downed unreachable members' ? (line.members ?? []) : [],
+        );
         expect([...new Set(downed)].sort(), `${a.name}\n${a.stderrLines.join('\n')}`).toEqual(
           MINORITY.map((i) => NAMES[i]),
         );
