@@ -22,6 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createLedger, summarize } from '../billing/ledger.js';
@@ -116,9 +117,7 @@ function spawnMember(
   );
   live.add(child);
   const member: Member = { name: settings.name, child, heard: [], exit: undefined };
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
-    for (const line of text.split('\n').filter((l) => l !== '')) say(`${settings.name} stderr: ${line}`);
-  });
+  createInterface({ input: child.stderr! }).on('line', (line) => say(`${settings.name} stderr: ${line}`));
   child.on('message', (message) =>
     member.heard.push({ at: performance.now(), message: message as WorkerMessage }),
   );
@@ -170,13 +169,19 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** Asks every member to stop (a graceful leave), and kills, by PID, those still running after the bound. */
 async function stopAll(members: readonly Member[]): Promise<void> {
-  for (const m of members)
-    if (m.exit === undefined && m.child.connected) m.child.send({ type: 'stop' } satisfies StopMessage);
+  for (const m of members) {
+    if (m.exit !== undefined || !m.child.connected) continue;
+    // The channel can close between the check and the send, when the member is exiting anyway.
+    m.child.send({ type: 'stop' } satisfies StopMessage, () => undefined);
+  }
+  const ended = (): boolean => members.every((m) => m.exit !== undefined);
   try {
-    await until(() => members.every((m) => m.exit !== undefined), 'the members stop');
+    await until(ended, 'the members stop');
   } catch {
     for (const m of members) if (m.exit === undefined) m.child.kill('SIGKILL');
+    await until(ended, 'the members end after SIGKILL');
   }
 }
 
