@@ -320,8 +320,8 @@ async function main(): Promise<number> {
   const missing = await missingPrerequisites();
   if (missing.length > 0) {
     process.stderr.write(
-      `example:partition needs ${missing.join(', ')}: it builds network namespaces; ` +
-        'run it as root after `apt-get install -y iproute2 nftables etcd-server`\n',
+      `example:partition needs ${missing.join(', ')}; ` +
+        'run it as root after `apt-get install -y iproute2 nftables etcd-server` (as .ci/run does)\n',
     );
     return 1;
   }
