@@ -33,7 +33,7 @@ export type CandidateMessage =
       /** Found by the check before the work, or by the lease check at the moment of the write. */
       readonly at: 'check' | 'write';
     }
-  | { readonly type: 'stepped-down'; readonly token: string; readonly leader: string };
+  | { readonly type: 'stepped-down'; readonly token: string; readonly leader: string | undefined };
 
 export function isCandidateMessage(value: unknown): value is CandidateMessage {
   return (

@@ -39,7 +39,8 @@ export interface MembersBody {
 /** The body of `GET /leader`. */
 export interface LeaderBody {
   readonly self: string;
-  readonly leader: string;
+  /** Null once the split-brain resolver downed this side (not used here: always a name). */
+  readonly leader: string | null;
   readonly epoch: number;
   readonly isLeader: boolean;
   readonly stableForMs: number;
@@ -67,7 +68,7 @@ function members(node: SwimNode): MembersBody {
 function leader(node: SwimNode, hint: LeaderHint): LeaderBody {
   return {
     self: node.localMember.name,
-    leader: hint.leader,
+    leader: hint.leader ?? null,
     epoch: hint.epoch,
     isLeader: hint.isLeader,
     stableForMs: hint.stableForMs,

@@ -4,7 +4,9 @@
  * SIGINT and SIGTERM leave the cluster gracefully (others report `left`, not `dead`); a second signal
  * exits at once.
  */
+import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
+import type { SplitBrainResolverEventMap } from '../downing/split-brain-resolver.js';
 import { InvalidOptionError, JoinError, NetworkError } from '../errors.js';
 import { createNode, type SwimNode } from '../node/node.js';
 import type { ProfileName } from '../swim/profiles.js';
@@ -89,6 +91,8 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
   const logger = pino({ level, base: { node: name } }, io.stderr);
   let node: SwimNode | undefined;
   let http: AgentHttp | undefined;
+  // The hint starts with the API, the resolver only after the join: its decisions reach the hint here.
+  const decisions = downingSpec === undefined ? undefined : new EventEmitter<SplitBrainResolverEventMap>();
   // Health says `starting` until the seeds answered; a member started without seeds is the first.
   let joined = seeds.length === 0;
   try {
@@ -131,6 +135,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
         logger,
         // A member that joined later, through --retry-join's retries, is joined too.
         joined: () => joined || started.members().some((m) => m.name !== name && m.state === 'alive'),
+        downing: decisions,
         left: () => {
           void started.shutdown().then(
             () => io.exit(0),
@@ -180,7 +185,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
   if (downingSpec !== undefined) {
     // After the join: the resolver counts the cluster from the view it starts with.
     const started = node;
-    startAgentDowning(started, downingSpec, {
+    const resolver = startAgentDowning(started, downingSpec, {
       logger,
       profile: profile as ProfileName,
       stop: (status) => {
@@ -191,6 +196,8 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
         );
       },
     });
+    resolver.on('down', (d) => decisions?.emit('down', d));
+    resolver.on('downed-self', (d) => decisions?.emit('downed-self', d));
   }
   return node;
 }

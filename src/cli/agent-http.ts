@@ -14,7 +14,7 @@ import type { HttpMetricsSource } from '../http/http-source.js';
 import { fdkitMetrics } from '../metrics/fdkit-metrics.js';
 import { loadPromClient } from '../metrics/prom-client.js';
 import type { SwimNode } from '../node/node.js';
-import { LeaderHint } from '../omega/leader-hint.js';
+import { type DowningEvents, LeaderHint } from '../omega/leader-hint.js';
 import { parseAddress } from '../transport/address.js';
 import { type ParsedFlags, stringFlag, UsageError } from './args.js';
 
@@ -88,6 +88,8 @@ export interface AgentHttpContext {
   readonly joined: () => boolean;
   /** Called once a `POST /v1/leave` has left: shut down and exit. */
   readonly left: () => void;
+  /** The split-brain resolver's decisions, with `--downing`: the hint names only the side that stays. */
+  readonly downing?: DowningEvents | undefined;
 }
 
 /** The API being served. */
@@ -121,7 +123,7 @@ export async function startAgentHttp(
   spec: AgentHttpSpec,
   context: AgentHttpContext,
 ): Promise<AgentHttp> {
-  const hint = new LeaderHint(node);
+  const hint = new LeaderHint(node, context.downing === undefined ? {} : { downing: context.downing });
   const metrics = await agentMetrics(node, hint, context.logger);
   const handler = fdkitHttpHandler(node, {
     leader: hint,

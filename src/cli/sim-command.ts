@@ -2,33 +2,16 @@
  * `fdkit sim`: one seeded simulation from the command line, its report as JSON (`--json`) or as a short
  * table, progress on stderr for runs that take more than a couple of seconds.
  */
-import { Random } from '../runtime/random.js';
 import { stopwatch } from '../runtime/system.js';
-import { type FaultRequest, planFaults } from '../sim/faults.js';
 import type { DowningReport, SimulationReport } from '../sim/report.js';
 import { Simulation } from '../sim/simulation.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { commandFlags, numberFlag, stringFlag, UsageError } from './args.js';
 import { DOWNING_FLAGS, downingFromFlags } from './downing-flags.js';
+import { faultPlanFromFlags, SIM_FAULT_FLAGS } from './sim-fault-flags.js';
 
 /** How often progress is printed, in wall-clock milliseconds. */
 const PROGRESS_EVERY_MS = 2000;
-
-/** Parses `K:MS` (a count and a duration) or `F:MS` (a fraction and a duration). */
-function pair(flag: string, raw: string | undefined, integerFirst: boolean): [number, number] | undefined {
-  if (raw === undefined) return undefined;
-  const match = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(raw);
-  const first = Number(match?.[1]);
-  const second = Number(match?.[2]);
-  const firstOk = integerFirst ? Number.isInteger(first) && first >= 0 : first > 0 && first < 1;
-  if (match === null || !firstOk || !(second > 0)) {
-    const shape = integerFirst
-      ? 'COUNT:MS, e.g. 2:3000'
-      : 'FRACTION:MS with 0 < FRACTION < 1, e.g. 0.5:20000';
-    throw new UsageError(`fdkit sim: flag --${flag} takes ${shape}, got '${raw}'`);
-  }
-  return [first, second];
-}
 
 /** Runs `fdkit sim` with its arguments; `out` and `err` receive stdout and stderr text. */
 export function runSimCommand(
@@ -42,10 +25,7 @@ export function runSimCommand(
     seed: { kind: 'integer', min: 0 },
     profile: { kind: 'string' },
     loss: { kind: 'number', min: 0, max: 1 },
-    crash: { kind: 'integer', min: 0 },
-    kill: { kind: 'integer', min: 0 },
-    pause: { kind: 'string' },
-    partition: { kind: 'string' },
+    ...SIM_FAULT_FLAGS,
     leader: { kind: 'boolean' },
     'stable-for-ms': { kind: 'number', min: 0, max: 86_400_000 },
     ...DOWNING_FLAGS,
@@ -57,35 +37,13 @@ export function runSimCommand(
   const profile = stringFlag(flags, 'profile') ?? 'lan';
   if (!(profile in profiles))
     throw new UsageError(`fdkit sim: --profile takes lan, wan or local, got '${profile}'`);
-  const pause = pair('pause', stringFlag(flags, 'pause'), true);
-  const partition = pair('partition', stringFlag(flags, 'partition'), false);
-  const request: FaultRequest = {
-    crash: numberFlag(flags, 'crash', 0),
-    kill: numberFlag(flags, 'kill', 0),
-    ...(pause === undefined ? {} : { pause: { count: pause[0], durationMs: pause[1] } }),
-    ...(partition === undefined ? {} : { partition: { fraction: partition[0], durationMs: partition[1] } }),
-  };
-  const faultCount = request.crash + (request.kill ?? 0) + (pause?.[0] ?? 0);
-  if (faultCount > nodes - 2) {
-    throw new UsageError(
-      `fdkit sim: --crash, --kill and the count of --pause together must be at most --nodes − 2 (${nodes - 2}), got ${faultCount}`,
-    );
-  }
+  const faults = faultPlanFromFlags(flags, nodes, seconds, seed);
   const stableForMs = flags.get('stable-for-ms');
   if (stableForMs !== undefined && flags.get('leader') !== true) {
     throw new UsageError('fdkit sim: --stable-for-ms tunes the leader hints: it needs --leader');
   }
-  const downing = downingFromFlags(
-    'fdkit sim',
-    flags,
-    ['quorum-size', 'stable-after-ms'],
-    'service the simulator does not model',
-  );
-  // The fault schedule has its own stream, derived from the seed, so that it does not shift when the
-  // protocol's use of randomness changes.
-  const joiner = nodes - 1;
-  const faultSeed = new Random(seed).nextUint32() ^ 0x5f3759df;
-  const faults = planFaults(request, nodes, seconds * 1000, new Random(faultSeed >>> 0), new Set([joiner]));
+  // The simulator models lease-majority's lease service itself.
+  const downing = downingFromFlags('fdkit sim', flags, ['quorum-size', 'stable-after-ms'], undefined);
   const wall = stopwatch();
   let lastProgress = 0;
   const simulation = new Simulation({

@@ -11,6 +11,7 @@
  * lease-majority) as a port, and decisions leave through a callback.
  */
 import type { Clock, Timer } from '../runtime/clock.js';
+import { checkReach, type ReachProbe } from './reach-check.js';
 import {
   type Decision,
   type DowningStrategyName,
@@ -23,10 +24,19 @@ import {
   staticQuorum,
 } from './strategy.js';
 
-/** The lock service that lease-majority races for: an etcd lease, say. */
+/**
+ * The lock service that lease-majority races for: an etcd key, say (`createEtcdDowningLease` in
+ * `fdkit/fencing`). Every member of a side asks, each for itself, so the lease is held by a side, not by
+ * a member: `owner` names the side (the lowest name among the members it reaches, which its members
+ * agree on), and a side that holds the lease already gets it again.
+ */
 export interface DowningLease {
-  /** Tries to take the lease; resolves true when this side holds it. Must not reject. */
-  acquire(): Promise<boolean>;
+  /**
+   * Tries to take the lease for the side `owner` names; resolves true when that side holds it (taken
+   * now, or held by it already), false when another side does or the service cannot be reached. Must
+   * not reject; a rejection counts as false.
+   */
+  acquire(owner: string): PromiseLike<boolean>;
 }
 
 /** Keep-majority: the side with more than half stays; an even split keeps the side of the lowest name. */
@@ -115,11 +125,20 @@ export interface DowningCoreSettings {
   readonly stableAfterMs: number;
   /** Extra time an unsettled view is given before every member is downed; `undefined` never downs all. */
   readonly downAllWhenUnstableMs: number | undefined;
+  /**
+   * Asks a member whether it answers now (a SWIM probe). With it, the view is checked when a member
+   * counted reachable is first held unreachable, and again before each decision (`reach-check.ts`).
+   * Without it (a heartbeat monitor, which hears from every peer all the time) the view is taken as is.
+   */
+  readonly reach?: ReachProbe | undefined;
 }
 
 interface Tracked {
   age: number;
+  /** Alive in the source's view. */
   reachable: boolean;
+  /** Held alive, but did not answer the last check. */
+  unanswered: boolean;
   /** Times it came back reachable since the view was last settled. */
   returns: number;
 }
@@ -127,6 +146,13 @@ interface Tracked {
 /** A member that came back this often within one unstable spell is seen by some and not by others. */
 const INDIRECT_RETURNS = 2;
 const DEFAULT_MINORITY_DELAY_MS = 2_000;
+/**
+ * Probes per member in a check when it was counted reachable: two, so that a lost datagram (with its
+ * indirect paths) does not cut a member of this side off. One for a member that did not answer the last
+ * check: it is asked again only in case it was a loss, and a member cut off takes a whole probe each time.
+ */
+const ATTEMPTS_REACHABLE = 2;
+const ATTEMPTS_UNANSWERED = 1;
 
 /** The split-brain resolver of one member. */
 export class DowningCore {
@@ -136,13 +162,24 @@ export class DowningCore {
   private unstableSince: number | undefined;
   private leasePending = false;
   private done = false;
+  /** Raised at each change of the view: a check's answer decides only if nothing changed meanwhile. */
+  private generation = 0;
+  private checking = false;
+  /** What to do once the check in flight answers: check again, and decide. */
+  private recheck = false;
+  private decideAfterCheck = false;
 
   constructor(
     private readonly settings: DowningCoreSettings,
     private readonly clock: Clock,
     private readonly onDecision: (decision: DowningDecision) => void,
   ) {
-    this.members.set(settings.self.name, { age: settings.self.age, reachable: true, returns: 0 });
+    this.members.set(settings.self.name, {
+      age: settings.self.age,
+      reachable: true,
+      unanswered: false,
+      returns: 0,
+    });
   }
 
   /** True once this member downed itself: it decides nothing more. */
@@ -155,11 +192,16 @@ export class DowningCore {
     const reachable: SideMember[] = [];
     const unreachable: SideMember[] = [];
     for (const [name, m] of this.members) {
-      // A member seen by some and not by others is downed with the unreachable, as Akka downs it.
-      const indirect = m.returns >= INDIRECT_RETURNS && name !== this.settings.self.name;
-      (m.reachable && !indirect ? reachable : unreachable).push({ name, age: m.age });
+      (this.counted(name, m) ? reachable : unreachable).push({ name, age: m.age });
     }
     return { reachable, unreachable };
+  }
+
+  /** Whether `m` counts on this side: held alive, answering, and not indirectly connected. */
+  private counted(name: string, m: Tracked): boolean {
+    if (name === this.settings.self.name) return true;
+    // A member seen by some and not by others is downed with the unreachable, as Akka downs it.
+    return m.reachable && !m.unanswered && m.returns < INDIRECT_RETURNS;
   }
 
   /**
@@ -181,17 +223,24 @@ export class DowningCore {
     if (m === undefined) {
       // A member first heard of as suspect or dead was never part of this side's cluster.
       if (!reachable) return;
-      this.members.set(name, { age, reachable, returns: 0 });
+      this.members.set(name, { age, reachable, unanswered: false, returns: 0 });
       this.changed();
       return;
     }
     if (m.reachable === reachable) return;
+    const before = this.counted(name, m);
     m.reachable = reachable;
+    // Held alive again (a refutation, a new life): fresher than the check it did not answer.
+    if (reachable) m.unanswered = false;
     // Its flips no longer count as changes once it is held indirectly connected: the view can settle
     // with it on the unreachable side, where the side that stays downs it.
     if (m.returns >= INDIRECT_RETURNS) return;
     if (reachable) m.returns += 1;
+    if (this.counted(name, m) === before) return;
     this.changed();
+    // SWIM finds the rest of a cut one probe at a time, slowed by up to 9× on a side cut off from most:
+    // ask every member held alive now instead.
+    if (before) this.check(false);
   }
 
   /** Stops the timers; nothing is decided after. */
@@ -206,6 +255,9 @@ export class DowningCore {
   }
 
   private changed(): void {
+    this.generation++;
+    // The wait starts again: the timer decides, not a check that was asked before the change.
+    this.decideAfterCheck = false;
     this.decisionTimer?.cancel();
     this.decisionTimer = this.clock.setTimer(this.settings.stableAfterMs, () => this.decide());
     if (this.unstableSince === undefined && this.hasUnreachable()) {
@@ -243,6 +295,76 @@ export class DowningCore {
   private decide(): void {
     this.decisionTimer = undefined;
     if (this.done || this.leasePending) return;
+    if (!this.hasUnreachable()) {
+      this.settle();
+      return;
+    }
+    // The view stopped changing; whether it is complete, only the members can say.
+    this.check(true);
+  }
+
+  /**
+   * Asks every member held alive whether it answers; a member counted that no longer does is a change of
+   * the view (the wait starts again). With `thenDecide`, decides once the answers lost nobody and the
+   * view did not change meanwhile.
+   */
+  private check(thenDecide: boolean): void {
+    const reach = this.settings.reach;
+    if (reach === undefined) {
+      if (thenDecide) this.decideNow();
+      return;
+    }
+    this.decideAfterCheck ||= thenDecide;
+    if (this.checking) {
+      this.recheck = true;
+      return;
+    }
+    this.checking = true;
+    const generation = this.generation;
+    const asked: string[] = [];
+    const again: string[] = [];
+    for (const [name, m] of this.members) {
+      if (name === this.settings.self.name || !m.reachable) continue;
+      (m.unanswered ? again : asked).push(name);
+    }
+    let open = 2;
+    const reached = new Set<string>();
+    const answered = (some: ReadonlySet<string>): void => {
+      for (const name of some) reached.add(name);
+      if (--open === 0) this.checked([...asked, ...again], reached, generation);
+    };
+    checkReach(asked, reach, ATTEMPTS_REACHABLE, answered);
+    checkReach(again, reach, ATTEMPTS_UNANSWERED, answered);
+  }
+
+  private checked(names: readonly string[], reached: ReadonlySet<string>, generation: number): void {
+    this.checking = false;
+    if (this.done) return;
+    let lost = false;
+    for (const name of names) {
+      const m = this.members.get(name);
+      // Gone, or held unreachable by the source meanwhile: the source's word is the newer.
+      if (m === undefined || !m.reachable) continue;
+      const before = this.counted(name, m);
+      m.unanswered = !reached.has(name);
+      // A member that answers now after a silent check was this side's all along (a lost datagram made
+      // it look cut off): counting it again corrects this member's measure, and the other side's view
+      // did not change with it, so it does not start the wait again. One that no longer answers does.
+      if (before && !this.counted(name, m)) lost = true;
+    }
+    if (lost) this.changed();
+    if (this.recheck) {
+      this.recheck = false;
+      this.check(false);
+      return;
+    }
+    const decide = this.decideAfterCheck;
+    this.decideAfterCheck = false;
+    if (decide && !lost && generation === this.generation && !this.leasePending) this.decideNow();
+  }
+
+  private decideNow(): void {
+    if (this.done) return;
     const sides = this.sides();
     if (sides.unreachable.length === 0) {
       this.settle();
@@ -272,10 +394,20 @@ export class DowningCore {
   private raceForLease(lease: DowningLease, delayMs: number | undefined, sides: Sides): void {
     this.leasePending = true;
     const majority = isMajority(sides);
+    // The side's name: its members see the same side, so they all ask for the same owner.
+    let owner = this.settings.self.name;
+    for (const m of sides.reachable) if (m.name < owner) owner = m.name;
     const attempt = (): void => {
       if (this.done) return;
-      lease.acquire().then(
-        (held) => this.leaseAnswered(held, majority),
+      let asked: PromiseLike<boolean>;
+      try {
+        asked = lease.acquire(owner);
+      } catch {
+        this.leaseAnswered(false, majority);
+        return;
+      }
+      asked.then(
+        (held) => this.leaseAnswered(held === true, majority),
         () => this.leaseAnswered(false, majority),
       );
     };

@@ -97,7 +97,7 @@ function checkStrategy(value: unknown): DowningStrategy {
       checkKnownKeys(OWNER, s, ['name', 'lease', 'acquireLeaseDelayForMinorityMs'], 'strategy.');
       const lease = s.lease as { acquire?: unknown } | null | undefined;
       if (typeof lease !== 'object' || lease === null || typeof lease.acquire !== 'function') {
-        fail('strategy.lease', 'an object with acquire(): Promise<boolean>', s.lease);
+        fail('strategy.lease', 'an object with acquire(owner): Promise<boolean>', s.lease);
       }
       const delay =
         s.acquireLeaseDelayForMinorityMs === undefined

@@ -14,6 +14,7 @@ import {
   type DowningDecision,
 } from './downing-core.js';
 import { resolveDowningOptions, type SplitBrainResolverOptions } from './downing-options.js';
+import type { ReachProbe } from './reach-check.js';
 
 /** What the resolver reads of a membership source: a started `SwimNode` has it all. */
 export interface DowningSource {
@@ -30,6 +31,12 @@ export interface DowningSource {
     /** The incarnation held for it: its age, smaller is older. */
     readonly incarnation: number;
   }[];
+  /**
+   * Asks whether a member answers now, as a SWIM probe does (`SwimNode.probe`). With it, the resolver
+   * checks its view before deciding, so that a side slow to find the members it cannot reach does not
+   * count them as its own; a heartbeat monitor, which hears from every peer all the time, has none.
+   */
+  probe?(member: string): Promise<boolean>;
   /** The local member. */
   readonly localMember: {
     /** Its name. */
@@ -56,6 +63,22 @@ export interface SplitBrainResolverEventMap {
 }
 
 const EVENTS: readonly MemberEvent['type'][] = ['alive', 'suspect', 'dead', 'left'];
+
+/** The source's probe as the core's port; a probe that fails (the member stopped) is no answer. */
+function probeOf(source: DowningSource): ReachProbe | undefined {
+  if (typeof source.probe !== 'function') return undefined;
+  const probe = source.probe.bind(source);
+  return (name, done) => {
+    let asked: Promise<boolean>;
+    try {
+      asked = probe(name);
+    } catch {
+      done(false);
+      return;
+    }
+    asked.then(done, () => done(false));
+  };
+}
 
 /**
  * Decides, when a cut leaves members unreachable, which side stays up, so that a partition does not
@@ -106,6 +129,7 @@ export class SplitBrainResolver extends EventEmitter<SplitBrainResolverEventMap>
         strategy: resolved.strategy,
         stableAfterMs: resolved.stableAfterMs,
         downAllWhenUnstableMs: resolved.downAllWhenUnstableMs,
+        reach: probeOf(source),
       },
       resolved.clock ?? systemClock,
       (decision) => this.decided(decision),

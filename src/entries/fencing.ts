@@ -30,6 +30,11 @@ export {
   MemoryCasStore,
   type Versioned,
 } from '../fencing/cas/index.js';
+export {
+  createEtcdDowningLease,
+  type EtcdDowningLease,
+  type EtcdDowningLeaseOptions,
+} from '../fencing/etcd-downing-lease.js';
 export type { EtcdLease } from '../fencing/etcd-lease.js';
 export { createEtcdLeaseProvider } from '../fencing/etcd-lease-provider.js';
 export type { EtcdLeaseProviderOptions } from '../fencing/etcd-lease-settings.js';

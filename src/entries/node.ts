@@ -100,6 +100,8 @@ export {
   type RankedMember,
 } from '../omega/leader-core.js';
 export {
+  type DowningEvents,
+  type LeaderDowned,
   LeaderHint,
   type LeaderHintEventMap,
   type LeaderHintOptions,

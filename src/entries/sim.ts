@@ -19,6 +19,7 @@ export {
 } from '../sim/faults.js';
 export type { LeaderConsensus } from '../sim/leader-consensus.js';
 export { lanNetwork, type NetworkModel } from '../sim/network.js';
+export type { SimDowningStrategy, SimLeaseMajorityStrategy } from '../sim/options.js';
 export type { ProcessState, SimProcess } from '../sim/process.js';
 export type { DowningReport, LeaderReport, Quantiles, SimulationReport } from '../sim/report.js';
 export { type SimMemberOptions, Simulation, type SimulationOptions } from '../sim/simulation.js';

@@ -56,8 +56,8 @@ export interface SelfJson {
 
 /** `/v1/leader`: the Ω leader hint of this member (local, not agreed by anyone). */
 export interface LeaderJson {
-  /** The member named leader. */
-  readonly leader: string;
+  /** The member named leader; null once the split-brain resolver downed this side (it names nobody). */
+  readonly leader: string | null;
   /** How many times the hint's leader changed. */
   readonly epoch: number;
   /** True when the serving member is the leader. */

@@ -205,7 +205,7 @@ class HttpApi {
   private leader(): LeaderJson {
     const hint = this.options.leader;
     if (hint === undefined) throw new HttpFailure(404, 'FDKIT_HTTP_NOT_FOUND', 'no leader hint is served');
-    return { leader: hint.leader, epoch: hint.epoch, isLeader: hint.isLeader };
+    return { leader: hint.leader ?? null, epoch: hint.epoch, isLeader: hint.isLeader };
   }
 
   private health(r: Request): void {

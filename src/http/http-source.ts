@@ -63,8 +63,8 @@ export interface HttpLeaderChange {
 
 /** The leader hint an HTTP handler serves at `/v1/leader`: a `LeaderHint` is one. */
 export interface HttpLeaderSource {
-  /** The member named leader now. */
-  readonly leader: string;
+  /** The member named leader now; undefined once a split-brain resolver downed this side. */
+  readonly leader: string | undefined;
   /** How many times the leader changed. */
   readonly epoch: number;
   /** True when the serving member is the leader. */

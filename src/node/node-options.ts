@@ -275,3 +275,23 @@ function checkEncryption(options: NodeOptions, packetBytesMax: number): string {
   }
   return label;
 }
+
+/** What the node's transport is bound with: the transport's own options among `options`, and the host's. */
+export function nodeTransportOptions(
+  options: NodeOptions,
+  bind: string,
+  clock: Clock,
+  logger: Logger,
+): TransportOptions {
+  const o = options;
+  return {
+    bind,
+    clock,
+    logger,
+    ...(o.advertise === undefined ? {} : { advertise: o.advertise }),
+    ...(o.streamBytesMax === undefined ? {} : { streamBytesMax: o.streamBytesMax }),
+    ...(o.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: o.connectTimeoutMs }),
+    ...(o.streamTimeoutMs === undefined ? {} : { streamTimeoutMs: o.streamTimeoutMs }),
+    ...(o.maxInboundStreams === undefined ? {} : { maxInboundStreams: o.maxInboundStreams }),
+  };
+}

@@ -16,7 +16,7 @@ import type { ConflictEvent, SwimEvent } from '../swim/events.js';
 import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
-import { TRANSPORT_DEFAULTS, type TransportOptions } from '../transport/options.js';
+import { TRANSPORT_DEFAULTS } from '../transport/options.js';
 import { checkSeed, resolveSeeds } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
@@ -33,7 +33,12 @@ import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
 import { MetricsAttachment } from './metrics-attachment.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
-import { type NodeOptions, type ResolvedNodeOptions, resolveNodeOptions } from './node-options.js';
+import {
+  type NodeOptions,
+  nodeTransportOptions,
+  type ResolvedNodeOptions,
+  resolveNodeOptions,
+} from './node-options.js';
 import type { JoinOptions, LeaveOptions, LeaveResult, NodeEventMap } from './node-types.js';
 import { readUnreadableRefusal, refusalOfUnreadable } from './unreadable-refusal.js';
 
@@ -117,7 +122,11 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    */
   async start(options: StartOptions = {}): Promise<void> {
     return this.metrics.around(() =>
-      this.host.start(this.transportOptions(), (transport) => this.setUp(transport), options.signal),
+      this.host.start(
+        nodeTransportOptions(this.options, this.resolved.bind, this.host.clock, this.host.log),
+        (transport) => this.setUp(transport),
+        options.signal,
+      ),
     );
   }
 
@@ -213,6 +222,17 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    */
   members(): MemberInfo[] {
     return this.host.core?.members() ?? [];
+  }
+
+  /**
+   * Asks whether `member` (a name) answers now, as a probe does (a ping, then ping-reqs through
+   * helpers), with no suspicion following: resolves true on an ack, false without one (within about
+   * twice the probe timeout), or at once for an unknown member. The split-brain resolver checks with it
+   * that the members it counts reachable still answer.
+   */
+  probe(member: string): Promise<boolean> {
+    const core = this.requireRunning('probe');
+    return new Promise((resolve) => core.probe(member, resolve));
   }
 
   /** Replaces this member's metadata (at most 512 bytes) and spreads it. */
@@ -446,20 +466,6 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       throw this.host.lifecycleError('FDKIT_STOPPED', `${method} after leave()`);
     }
     return core;
-  }
-
-  private transportOptions(): TransportOptions {
-    const o = this.options;
-    return {
-      bind: this.resolved.bind,
-      clock: this.host.clock,
-      logger: this.host.log,
-      ...(o.advertise === undefined ? {} : { advertise: o.advertise }),
-      ...(o.streamBytesMax === undefined ? {} : { streamBytesMax: o.streamBytesMax }),
-      ...(o.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: o.connectTimeoutMs }),
-      ...(o.streamTimeoutMs === undefined ? {} : { streamTimeoutMs: o.streamTimeoutMs }),
-      ...(o.maxInboundStreams === undefined ? {} : { maxInboundStreams: o.maxInboundStreams }),
-    };
   }
 }
 

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { InvalidOptionError } from '../errors.js';
 import type { MemberEvent } from '../membership/events.js';
 import type { MemberStateName } from '../membership/member-state.js';
-import { checkKnownKeys } from '../options.js';
+import { checkKnownKeys, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { systemClock } from '../runtime/system.js';
 import type { RefutedEvent } from '../swim/events.js';
@@ -58,6 +58,21 @@ export interface MembershipSource {
   readonly localName?: string;
 }
 
+/**
+ * What the hint reads of a split-brain resolver (a `SplitBrainResolver` is one): the members it downed,
+ * and whether it downed this member's side.
+ */
+export interface DowningEvents {
+  /** Subscribes to the members this side removed. */
+  on(event: 'down', listener: (decision: { readonly members: readonly string[] }) => void): unknown;
+  /** Subscribes to this side's own downing. */
+  on(event: 'downed-self', listener: () => void): unknown;
+  /** Removes a listener that `on` added. */
+  off(event: 'down', listener: (decision: { readonly members: readonly string[] }) => void): unknown;
+  /** Removes a listener that `on` added. */
+  off(event: 'downed-self', listener: () => void): unknown;
+}
+
 /** Options of {@link LeaderHint}. */
 export interface LeaderHintOptions extends Omit<LeaderCoreOptions, 'self'> {
   /**
@@ -67,12 +82,31 @@ export interface LeaderHintOptions extends Omit<LeaderCoreOptions, 'self'> {
   readonly self?: LeaderSelf;
   /** Time for `stableForMs` and the events' timestamps. Default: the system clock. */
   readonly clock?: Clock;
+  /**
+   * The split-brain resolver of this member (docs/downing.md). With it, the hint names only members of
+   * the side that stays: the members it downs are no candidates any more (a later life of one, a
+   * restart, is), and once it downs this member's side the hint names nobody (`leader` is undefined,
+   * and a `'downed'` event tells it), since a side that must stop should not lead.
+   */
+  readonly downing?: DowningEvents;
 }
 
 /** The events of a {@link LeaderHint}, by name. */
 export interface LeaderHintEventMap {
   /** The hint names another leader; never emitted for the leader named at start. */
   leader: [LeaderChange];
+  /** The resolver downed this member's side: the hint names nobody from now on. Emitted once. */
+  downed: [LeaderDowned];
+}
+
+/** The `'downed'` event of a {@link LeaderHint}: its member's side was downed, it names nobody now. */
+export interface LeaderDowned {
+  /** The member it named leader until then. */
+  readonly previous: string;
+  /** Monotonic time of the decision, ms. */
+  readonly atMs: number;
+  /** Wall time of the decision, Unix ms. */
+  readonly wallMs: number;
 }
 
 const OWNER = 'LeaderHint';
@@ -84,7 +118,7 @@ const EVENTS: readonly (MemberEventName | 'refuted')[] = [
   'update',
   'refuted',
 ];
-const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank', 'clock'] as const;
+const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank', 'clock', 'downing'] as const;
 
 /**
  * An eventual-leader hint (Ω) over a membership source: {@link LeaderHint.leader} is the best-ranked
@@ -121,7 +155,14 @@ const KNOWN_OPTIONS = ['self', 'stableForMs', 'rank', 'clock'] as const;
 export class LeaderHint extends EventEmitter<LeaderHintEventMap> {
   private readonly core: LeaderCore;
   private readonly listener = (event: LeaderSourceEvent): void => this.observe(event);
+  private readonly downing: DowningEvents | undefined;
+  private readonly onDown = (decision: { readonly members: readonly string[] }): void => {
+    for (const member of decision.members) this.core.observe({ type: 'left', member, previous: 'alive' });
+  };
+  private readonly onDownedSelf = (): void => this.downedSelf();
+  private readonly clock: Clock;
   private stopped = false;
+  private downed = false;
 
   /**
    * Subscribes to `source` and starts from its current view (`members()` or `peers()`, when it has
@@ -134,7 +175,7 @@ export class LeaderHint extends EventEmitter<LeaderHintEventMap> {
   ) {
     super();
     checkKnownKeys(OWNER, options, KNOWN_OPTIONS);
-    const { clock, self, ...rest } = options;
+    const { clock, self, downing, ...rest } = options;
     if (clock !== undefined && (typeof clock.now !== 'function' || typeof clock.setTimer !== 'function')) {
       throw new InvalidOptionError(
         'FDKIT_INVALID_OPTION',
@@ -142,19 +183,39 @@ export class LeaderHint extends EventEmitter<LeaderHintEventMap> {
         `${OWNER}: option clock must be a Clock (now, wallNow, setTimer)`,
       );
     }
+    if (
+      downing !== undefined &&
+      (typeof downing !== 'object' ||
+        downing === null ||
+        typeof downing.on !== 'function' ||
+        typeof downing.off !== 'function')
+    ) {
+      throw new InvalidOptionError(
+        'FDKIT_INVALID_OPTION',
+        'downing',
+        `${OWNER}: option downing must be a SplitBrainResolver (on, off), got ${describeReceived(downing)}`,
+      );
+    }
+    this.clock = clock ?? systemClock;
     this.core = new LeaderCore(
       { ...rest, self: self ?? selfOf(source) },
-      clock ?? systemClock,
+      this.clock,
       (change) => this.emit('leader', change),
       knownMembers(source),
       OWNER,
     );
     for (const type of EVENTS) source.on(type, this.listener);
+    this.downing = downing;
+    downing?.on('down', this.onDown);
+    downing?.on('downed-self', this.onDownedSelf);
   }
 
-  /** The member this hint names leader now; never empty (the local member is always a candidate). */
-  get leader(): string {
-    return this.core.leader;
+  /**
+   * The member this hint names leader now: never undefined (the local member is always a candidate)
+   * unless the `downing` resolver downed this member's side.
+   */
+  get leader(): string | undefined {
+    return this.downed ? undefined : this.core.leader;
   }
 
   /** How many times the leader changed since the hint started: local, not agreed across members. */
@@ -164,7 +225,7 @@ export class LeaderHint extends EventEmitter<LeaderHintEventMap> {
 
   /** Whether the local member is the leader this hint names. */
   get isLeader(): boolean {
-    return this.core.leader === this.core.self;
+    return !this.downed && this.core.leader === this.core.self;
   }
 
   /** The `stableForMs` in force. */
@@ -190,7 +251,17 @@ export class LeaderHint extends EventEmitter<LeaderHintEventMap> {
     if (this.stopped) return;
     this.stopped = true;
     for (const type of EVENTS) this.source.off(type, this.listener);
+    this.downing?.off('down', this.onDown);
+    this.downing?.off('downed-self', this.onDownedSelf);
     this.core.stop();
+  }
+
+  private downedSelf(): void {
+    if (this.downed) return;
+    const previous = this.core.leader;
+    this.downed = true;
+    this.stop();
+    this.emit('downed', { previous, atMs: this.clock.now(), wallMs: this.clock.wallNow() });
   }
 
   private observe(event: LeaderSourceEvent): void {

@@ -11,10 +11,13 @@
  */
 import { DowningCore, type DowningStrategy } from '../downing/downing-core.js';
 import type { MemberEvent } from '../membership/events.js';
+import type { VirtualClock } from '../runtime/virtual-clock.js';
 import type { SwimCore } from '../swim/core.js';
 import type { MemberDirectory } from '../swim/directory.js';
 import type { PartitionFault } from './faults.js';
+import { SimLeaseService } from './lease-service.js';
 import type { SimNetwork } from './network.js';
+import type { SimDowningStrategy } from './options.js';
 import type { SimProcess } from './process.js';
 import { type DowningReport, quantiles } from './report.js';
 import type { SimWatches } from './watches.js';
@@ -31,10 +34,15 @@ export interface SimDowningHost {
   readonly directory: Pick<MemberDirectory, 'find'>;
   /** The members' watches, told when a downed member's process stops. */
   readonly watches: Pick<SimWatches, 'crashed'> | undefined;
+  /** The simulation's clock, for the lease service (lease-majority). */
+  readonly clock: VirtualClock;
 }
 
+/** The lease service's round trip, ms: a LAN's, as the members' own links. */
+const LEASE_RTT_MS = 2;
+
 /** The strategy as `fdkit sim --downing` names it. */
-export function downingStrategyLabel(strategy: DowningStrategy): string {
+export function downingStrategyLabel(strategy: SimDowningStrategy): string {
   return strategy.name === 'keep-oldest' && strategy.downIfAlone === true
     ? 'keep-oldest-down-if-alone'
     : strategy.name;
@@ -59,12 +67,19 @@ export class SimDowning {
   private noneUp = false;
   private splitBrainMs = 0;
   private unavailableMs = 0;
+  private readonly lease: SimLeaseService | undefined;
 
   constructor(
     private readonly host: SimDowningHost,
-    private readonly strategy: DowningStrategy,
+    private readonly strategy: SimDowningStrategy,
     private readonly stableAfterMs: number,
   ) {
+    // Held long enough for every member of the winning side to ask (they decide within seconds of one
+    // another, the minority after its delay), and free again for the next cut.
+    this.lease =
+      strategy.name === 'lease-majority'
+        ? new SimLeaseService(host.clock, { ttlMs: 2 * stableAfterMs, rttMs: LEASE_RTT_MS })
+        : undefined;
     for (let i = 0; i < host.processes.length; i++) {
       this.downedBy.push(new Set());
       this.downed.push(false);
@@ -81,10 +96,11 @@ export class SimDowning {
     const resolver = new DowningCore(
       {
         self: { name: core.name, age: core.incarnation },
-        strategy: this.strategy,
+        strategy: this.strategyFor(process),
         stableAfterMs: this.stableAfterMs,
         // The resolver's own default: a view unsettled for twice the wait downs everyone.
         downAllWhenUnstableMs: this.stableAfterMs,
+        reach: (name, done) => core.probe(name, done),
       },
       process,
       (decision) => {
@@ -97,6 +113,11 @@ export class SimDowning {
       if (m.state !== 'left') resolver.observe(m.name, m.state, m.incarnation);
     }
     this.changed();
+  }
+
+  private strategyFor(process: SimProcess): DowningStrategy {
+    const s = this.strategy;
+    return s.name === 'lease-majority' ? { ...s, lease: this.lease!.leaseFor(process) } : s;
   }
 
   /** Member `i`'s own event. */

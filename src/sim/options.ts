@@ -3,7 +3,7 @@
  * its public surface (the CLI, the benches and the tests build them) and their checks run once, before
  * anything is built, while the rest of `simulation.ts` is the run.
  */
-import type { DowningStrategy } from '../downing/downing-core.js';
+import type { DowningStrategy, LeaseMajorityStrategy } from '../downing/downing-core.js';
 import { InvalidOptionError } from '../errors.js';
 import { START_INCARNATION_MAX } from '../membership/identity.js';
 import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
@@ -85,10 +85,10 @@ export interface SimulationOptions {
       };
   /**
    * Runs the split-brain resolver (docs/downing.md) with this strategy on every member and adds
-   * `downing` to the report. `lease-majority` needs a lease service the simulator does not model and is
-   * refused. Default off.
+   * `downing` to the report. For `lease-majority` the simulator models the lease service
+   * (`lease-service.ts`): give no `lease`. Default off.
    */
-  readonly downing?: DowningStrategy;
+  readonly downing?: SimDowningStrategy;
   /**
    * The resolvers' `stableAfterMs`: how long a view stays unchanged before a decision. Default: the
    * resolver's own, from the profile at the cluster's size (`defaultStableAfterMs`).
@@ -183,6 +183,17 @@ export function leaderStableForMs(option: SimulationOptions['leader'], config: P
     : checkNumber(OWNER, 'leader.stableForMs', option.stableForMs, { min: 0, max: 86_400_000 });
 }
 
+/** Lease-majority in the simulator, which models the lease service: no `lease` of the caller's. */
+export interface SimLeaseMajorityStrategy {
+  /** `lease-majority`. */
+  readonly name: 'lease-majority';
+  /** How long the minority waits before it tries for the lease. Default 2,000 ms. */
+  readonly acquireLeaseDelayForMinorityMs?: number;
+}
+
+/** A strategy the simulator runs: any, with lease-majority's lease its own. */
+export type SimDowningStrategy = Exclude<DowningStrategy, LeaseMajorityStrategy> | SimLeaseMajorityStrategy;
+
 function badDowning(option: string, expected: string, value: unknown): never {
   throw new InvalidOptionError(
     'FDKIT_INVALID_OPTION',
@@ -192,7 +203,7 @@ function badDowning(option: string, expected: string, value: unknown): never {
 }
 
 /** Checks `downing`: a strategy the simulator can run, or undefined. */
-export function checkDowning(strategy: unknown, nodes: number): DowningStrategy | undefined {
+export function checkDowning(strategy: unknown, nodes: number): SimDowningStrategy | undefined {
   if (strategy === undefined) return undefined;
   if (typeof strategy !== 'object' || strategy === null) {
     badDowning('downing', 'a strategy object such as { name: "keep-majority" }', strategy);
@@ -219,14 +230,33 @@ export function checkDowning(strategy: unknown, nodes: number): DowningStrategy 
           integer: true,
         }),
       };
-    case 'lease-majority':
+    case 'lease-majority': {
+      if (s.lease !== undefined) {
+        badDowning('downing.lease', 'absent: the simulator models the lease service itself', s.lease);
+      }
+      checkKnownKeys(OWNER, s, ['name', 'acquireLeaseDelayForMinorityMs'], 'downing.');
+      const delay = s.acquireLeaseDelayForMinorityMs;
+      return delay === undefined
+        ? { name: 'lease-majority' }
+        : {
+            name: 'lease-majority',
+            acquireLeaseDelayForMinorityMs: checkNumber(
+              OWNER,
+              'downing.acquireLeaseDelayForMinorityMs',
+              delay,
+              {
+                min: 0,
+                max: 3_600_000,
+              },
+            ),
+          };
+    }
+    default:
       return badDowning(
         'downing.name',
-        'a strategy the simulator runs (lease-majority needs a lease service, which it does not model)',
+        'keep-majority, static-quorum, keep-oldest, down-all or lease-majority',
         s.name,
       );
-    default:
-      return badDowning('downing.name', 'keep-majority, static-quorum, keep-oldest or down-all', s.name);
   }
 }
 

@@ -40,6 +40,7 @@ import {
   type SimMemberOptions,
   type SimulationOptions,
 } from './options.js';
+import { schedulePartitions } from './partition-schedule.js';
 import { SimProcess } from './process.js';
 import { type LeaderReport, quantiles, type SimulationReport } from './report.js';
 import { pickSeeds } from './seeds.js';
@@ -117,8 +118,8 @@ export class Simulation {
       this.directory.intern(simName(i), simAddress(i));
       this.processes.push(new SimProcess(i, this.clock, this.random));
     }
-    const { processes, network, directory, watches } = this;
-    const host = { processes, partitions: this.plan.partitions, network, directory, watches };
+    const { processes, network, directory, watches, clock } = this;
+    const host = { processes, partitions: this.plan.partitions, network, directory, watches, clock };
     this.downing = downing === undefined ? undefined : new SimDowning(host, downing, stableAfterMs);
     for (let i = 0; i < nodes; i++) this.own.push(options.member?.(i) ?? {});
     for (let i = 0; i < nodes; i++) {
@@ -389,22 +390,8 @@ export class Simulation {
       end(p.atMs + p.durationMs);
       clock.setTimer(p.atMs, () => this.processes[p.member]!.pause(p.durationMs));
     }
-    for (const part of this.plan.partitions) {
-      end(part.atMs + part.durationMs);
-      const side = new Set(part.side);
-      clock.setTimer(part.atMs, () =>
-        this.network.partition(
-          (i) => (side.has(i) ? 1 : 0),
-          part.oneWay
-            ? [[1, 0]]
-            : [
-                [1, 0],
-                [0, 1],
-              ],
-        ),
-      );
-      clock.setTimer(part.atMs + part.durationMs, () => this.network.heal());
-    }
+    for (const part of this.plan.partitions) end(part.atMs + part.durationMs);
+    schedulePartitions(clock, this.network, this.plan.partitions);
     for (const f of this.plan.impostors ?? []) {
       clock.setTimer(f.atMs, () => this.startImpostor(f));
       if (f.untilMs !== undefined) clock.setTimer(f.untilMs, () => this.processes[f.member]!.crash(false));

@@ -4,6 +4,8 @@
  * infection-style spread brings.
  */
 
+import { InvalidArgumentError } from '../errors.js';
+import { packetBaseBytes, updateBytes } from './message-size.js';
 import type { UserBroadcast } from './messages.js';
 import type { Outbox } from './outbox.js';
 import type { Reporter } from './reporter.js';
@@ -19,15 +21,23 @@ export class Broadcasts {
     private readonly origin: string,
     private readonly outbox: Outbox,
     private readonly reporter: Reporter,
+    private readonly packetBytesMax: number,
   ) {}
 
-  /** The next broadcast of this member, carrying `payload` (not queued yet: see {@link send}). */
-  next(payload: Uint8Array): UserBroadcast {
-    return { kind: 'user', origin: this.origin, seq: this.seq, payload };
-  }
-
-  /** Spreads `update`, the one {@link next} returned. */
-  send(update: UserBroadcast): void {
+  /**
+   * Spreads `payload` as this member's next broadcast. It travels piggybacked, so it must fit a gossip
+   * packet, the smallest that carries updates: an `InvalidArgumentError` (naming `owner`) otherwise.
+   */
+  spread(owner: string, payload: Uint8Array): void {
+    const update: UserBroadcast = { kind: 'user', origin: this.origin, seq: this.seq, payload };
+    const room =
+      this.packetBytesMax - packetBaseBytes({ type: 'gossip', from: this.origin, updates: [] }) - 3;
+    if (updateBytes(update) > room) {
+      throw new InvalidArgumentError(
+        'payload',
+        `${owner}: broadcast payload of ${payload.length} bytes does not fit packetBytesMax (${this.packetBytesMax}); send it directly, or raise packetBytesMax`,
+      );
+    }
     this.seq = (this.seq + 1) >>> 0;
     this.remember(update.origin, update.seq);
     this.outbox.enqueue(update);

@@ -11,7 +11,7 @@
  * state sync (`state-sync.ts`), the death watch (`death-watch.ts`), tombstones (`tombstones.ts`), and the
  * membership rules (`rules.ts`, `suspicions.ts`, `self.ts`).
  */
-import { InvalidArgumentError, LifecycleError } from '../errors.js';
+import { LifecycleError } from '../errors.js';
 import { checkMemberMeta } from '../membership/identity.js';
 import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from '../membership/limits.js';
 import { ALIVE, LEFT, type MemberStateName, stateName, UNKNOWN } from '../membership/member-state.js';
@@ -38,7 +38,6 @@ import type { SeedAnswer } from './join-attempt.js';
 import { LeaveEcho } from './leave-echo.js';
 import { Lifecycle } from './lifecycle.js';
 import { MemberView } from './member-view.js';
-import { packetBaseBytes, updateBytes } from './message-size.js';
 import type { Packet, StreamMessage, Update } from './messages.js';
 import { Outbox } from './outbox.js';
 import { PhiTracker } from './phi-tracker.js';
@@ -198,7 +197,7 @@ export class SwimCore {
       pruneTombstones: () => this.tombstones.prune(),
       pingOnce: (id, timeoutMs, done) => this.prober.pingOnce(id, timeoutMs, done),
     });
-    this.broadcasts = new Broadcasts(this.name, this.outbox, reporter);
+    this.broadcasts = new Broadcasts(this.name, this.outbox, reporter, config.packetBytesMax);
   }
 
   /**
@@ -347,17 +346,7 @@ export class SwimCore {
   broadcast(payload: Uint8Array): void {
     this.requireRunning('broadcast');
     checkPayload('broadcast', payload);
-    const update = this.broadcasts.next(payload);
-    // It travels piggybacked: it must fit a gossip packet, the smallest that carries updates.
-    const room =
-      this.config.packetBytesMax - packetBaseBytes({ type: 'gossip', from: this.name, updates: [] }) - 3;
-    if (updateBytes(update) > room) {
-      throw new InvalidArgumentError(
-        'payload',
-        `${OWNER}: broadcast payload of ${payload.length} bytes does not fit packetBytesMax (${this.config.packetBytesMax}); send it directly, or raise packetBytesMax`,
-      );
-    }
-    this.broadcasts.send(update);
+    this.broadcasts.spread(OWNER, payload);
   }
 
   /**
@@ -372,6 +361,18 @@ export class SwimCore {
     this.requireRunning('send');
     checkPayload('send', payload);
     this.outbox.sendPacket(address, { type: 'user', from: this.name, payload, updates: [] });
+  }
+
+  /**
+   * Asks whether the member called `name` answers now, as a probe does (a ping, then ping-reqs through
+   * `indirectChecks` helpers), with no suspicion following: `done(true)` on an ack, `done(false)` without,
+   * at once when it is unknown or this member, or this member is not running. The split-brain resolver
+   * checks its view with it. Its timeouts are not stretched by local health, which a cut degrades.
+   */
+  probe(name: string, done: (acked: boolean) => void): void {
+    const id = this.directory.find(name);
+    if (!this.isRunning || id === undefined || id === this.selfId) done(false);
+    else this.prober.check(id, this.config.probeTimeoutMs, done);
   }
 
   /** Every member this member knows, itself included, in directory order: a new array of snapshots. */

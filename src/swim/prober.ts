@@ -181,6 +181,55 @@ export class Prober {
     this.pingAddress(directory.addressOf(id), directory.nameOf(id), timeoutMs, done, updates);
   }
 
+  /**
+   * Whether member `id` answers now, directly or through helpers: a ping, then, without an ack within
+   * `timeoutMs`, ping-reqs to `indirectChecks` members, with as long again for a relayed ack. Nothing
+   * else follows from it (no suspicion, no health score): it serves the split-brain resolver, which
+   * must tell a member cut off from this side from one that only lost a datagram or one link.
+   */
+  check(id: number, timeoutMs: number, done: (acked: boolean) => void): void {
+    this.pingOnce(id, timeoutMs, (acked) => {
+      const { view, config, random, clock, lifecycle, name } = this.ctx;
+      if (acked || !lifecycle.isRunning) {
+        done(acked);
+        return;
+      }
+      const seq = this.nextSeq();
+      const timer = clock.setTimer(timeoutMs, () => {
+        this.handlers.delete(seq);
+        done(false);
+      });
+      this.handlers.set(seq, {
+        onAck: () => {
+          timer.cancel();
+          this.handlers.delete(seq);
+          done(true);
+        },
+        onNack: NOOP,
+      });
+      const helpers = view.order.randomMembers(
+        config.indirectChecks,
+        random,
+        (helper) => helper !== id && helper !== view.selfId && view.table.stateOf(helper) === ALIVE,
+        this.helpers,
+      );
+      const target = view.directory.nameOf(id);
+      const targetAddress = view.directory.addressOf(id);
+      for (const helper of helpers) {
+        const req: PingReq = {
+          type: 'ping-req',
+          seq,
+          from: name,
+          target,
+          targetAddress,
+          nack: false,
+          updates: [],
+        };
+        this.send(view.directory.addressOf(helper), req);
+      }
+    });
+  }
+
   /** One ping outside the probe cycle: `done(true)` on the ack, `done(false)` after `timeoutMs` without. */
   private pingAddress(
     address: string,

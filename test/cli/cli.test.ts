@@ -48,7 +48,7 @@ const USAGE = {
   demo: 'Usage: fdkit demo [--plain] [--http [HOST:]PORT]',
   'demo detector': 'Usage: fdkit demo detector [--seed N] [--pause-ms MS]',
   'demo lease': 'Usage: fdkit demo lease [--http [HOST:]PORT]',
-  sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS] [--leader [--stable-for-ms MS]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS]] [--json]',
+  sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS | --isolate MS | --one-way FRACTION:MS | --flap FRACTION:MS:PERIOD_MS] [--crash-during-partition [--restart-after-ms MS]] [--leader [--stable-for-ms MS]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS]] [--json]',
   trace: 'Usage: fdkit trace generate|replay [flags]',
   'trace generate':
     'Usage: fdkit trace generate --out FILE [--seconds 3600] [--seed 1] [--interval-ms 1000] [--jitter normal|lognormal|pareto] [--delay-ms 10] [--jitter-ms 5] [--loss P | --burst-loss RATE:LENGTH] [--gc-pauses COUNT:MS] [--crash-at-s S]',
@@ -242,8 +242,9 @@ describe('a usage mistake', () => {
       command: 'sim',
     },
     {
-      argv: ['sim', '--downing', 'lease-majority'],
-      message: 'fdkit sim: --downing lease-majority needs a lease service the simulator does not model',
+      argv: ['sim', '--downing', 'lease-quorum'],
+      message:
+        "fdkit sim: --downing takes keep-majority, static-quorum, keep-oldest, keep-oldest-down-if-alone, down-all, lease-majority, got 'lease-quorum'",
       command: 'sim',
     },
     {

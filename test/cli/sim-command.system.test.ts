@@ -152,6 +152,49 @@ describe('fdkit sim', () => {
     [['--bogus', '3'], '--bogus'],
     [['--nodes'], '--nodes'],
     [['--crash', '40', '--nodes', '10'], '--crash'],
+    [['--isolate', '0'], "--isolate takes a number >= 1 <= 86400000, got '0'"],
+    [['--isolate', 'soon'], "--isolate takes a number >= 1 <= 86400000, got 'soon'"],
+    [
+      ['--one-way', '1:100'],
+      "--one-way takes FRACTION:MS with 0 < FRACTION < 1 and MS <= 86400000, e.g. 0.4:30000, got '1:100'",
+    ],
+    [
+      ['--one-way', '0.3'],
+      "--one-way takes FRACTION:MS with 0 < FRACTION < 1 and MS <= 86400000, e.g. 0.4:30000, got '0.3'",
+    ],
+    [['--one-way', '0.3:0'], "got '0.3:0'"],
+    [
+      ['--flap', '0.4:1000'],
+      "--flap takes FRACTION:MS:PERIOD_MS with 0 < FRACTION < 1 and MS <= 86400000, e.g. 0.4:60000:10000, got '0.4:1000'",
+    ],
+    [
+      ['--flap', '0.4:10000:50'],
+      "--flap takes a PERIOD_MS of at least 100, less than MS and at least MS / 10000, got '0.4:10000:50'",
+    ],
+    [
+      ['--flap', '0.4:1000:1000'],
+      "--flap takes a PERIOD_MS of at least 100, less than MS and at least MS / 10000, got '0.4:1000:1000'",
+    ],
+    [['--partition', '0.3:1000', '--isolate', '500'], '--isolate cannot go with --partition'],
+    [['--one-way', '0.3:1000', '--flap', '0.3:1000:200'], '--flap cannot go with --one-way'],
+    [['--crash-during-partition'], '--crash-during-partition needs a cut'],
+    [
+      ['--isolate', '500', '--restart-after-ms', '100'],
+      '--restart-after-ms restarts the member crashed during the cut: it needs --crash-during-partition',
+    ],
+    [
+      ['--crash-during-partition', '--isolate', '500', '--restart-after-ms', '0'],
+      '--restart-after-ms takes a number >= 1',
+    ],
+    [
+      ['--nodes', '10', '--crash', '8', '--isolate', '500', '--crash-during-partition'],
+      '--crash-during-partition together must be at most --nodes − 2 (8), got 9',
+    ],
+    [
+      // Seed 9 leaves only members of the side once the three crashes are drawn (planFaults' draw).
+      ['--nodes', '6', '--seed', '9', '--crash', '3', '--partition', '0.5:1000', '--crash-during-partition'],
+      "--crash-during-partition finds no member of the cut's larger side left to crash",
+    ],
   ])('rejects %j with status 2, nothing on stdout and a message naming %s', (args, flag) => {
     const result = sim(...args);
     expect(result.status).toBe(2);
@@ -159,6 +202,19 @@ describe('fdkit sim', () => {
     const message = result.stderr.split('\n')[0]!;
     expect(message).toContain('fdkit sim');
     expect(message).toContain(flag);
+  });
+
+  it.each([
+    [['--isolate', '4000']],
+    [['--one-way', '0.4:4000']],
+    [['--flap', '0.4:6000:1000']],
+    [['--partition', '0.4:4000', '--crash-during-partition']],
+    [['--one-way', '0.4:4000', '--crash-during-partition', '--restart-after-ms', '2000']],
+  ])('runs %j, the same report for the same command', (args) => {
+    const first = simJson(...SMALL, ...args);
+    expect(withoutHostFigures(simJson(...SMALL, ...args))).toEqual(withoutHostFigures(first));
+    const crashes = args.includes('--crash-during-partition') ? 1 : 0;
+    expect(at(first, 'detection.crashed')).toBe(crashes);
   });
 
   it('accepts --partition whatever the seed', () => {

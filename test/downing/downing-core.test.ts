@@ -132,9 +132,10 @@ describe('DowningCore', () => {
       c.observe('e', i % 2 === 0 ? 'suspect' : 'alive', 5);
       clock.advance(1_000);
     }
-    // Its second return (3 s into the flapping) made it indirectly connected: the last change that
-    // counted, since its flips after that no longer reset the wait.
-    const lastCounted = clock.now() - 3_000;
+    // Its second return (3 s into the flapping) made it indirectly connected, so it has counted as
+    // unreachable since its second suspicion (2 s in): the last change that counted, since that return
+    // changed nothing and its flips after it no longer reset the wait.
+    const lastCounted = clock.now() - 4_000;
     clock.advance(lastCounted + STABLE - clock.now() - 1);
     expect(decisions).toEqual([]);
     clock.advance(1);
@@ -169,19 +170,21 @@ describe('DowningCore', () => {
 
 describe('lease-majority', () => {
   /** A core of a, b and c racing for a lease that answers `held`, with every call's time recorded. */
-  function racing(held: boolean) {
+  function racing(held: boolean, self = 'a') {
     const clock = new VirtualClock();
     const calls: number[] = [];
+    const owners: string[] = [];
     const decisions: DowningDecision[] = [];
     const lease = {
-      acquire: () => {
+      acquire: (owner: string) => {
         calls.push(clock.now());
+        owners.push(owner);
         return Promise.resolve(held);
       },
     };
     const c = new DowningCore(
       {
-        self: { name: 'a', age: 1 },
+        self: { name: self, age: 1 },
         strategy: { name: 'lease-majority', lease, acquireLeaseDelayForMinorityMs: 2_000 },
         stableAfterMs: STABLE,
         downAllWhenUnstableMs: undefined,
@@ -189,8 +192,9 @@ describe('lease-majority', () => {
       clock,
       (d) => decisions.push(d),
     );
-    for (const name of ['b', 'c']) c.observe(name, 'alive', 2);
-    return { c, clock, calls, decisions };
+    for (const name of ['a', 'b', 'c', 'd'].filter((n) => n !== self).slice(0, 2))
+      c.observe(name, 'alive', 2);
+    return { c, clock, calls, owners, decisions };
   }
 
   it('the majority tries for the lease at once and, holding it, downs the unreachable', async () => {
@@ -216,5 +220,48 @@ describe('lease-majority', () => {
     expect(calls).toEqual([cut + STABLE + 2_000]);
     await Promise.resolve();
     expect(decisions).toMatchObject([{ kind: 'downed-self', reason: 'the minority did not get the lease' }]);
+  });
+
+  it('asks for the lease in the name of its side: the lowest name it reaches, itself included', async () => {
+    // c with a and b: a side of all three is named a; c cut off alone is named c.
+    const all = racing(true, 'c');
+    all.c.observe('b', 'suspect', 2);
+    all.clock.advance(STABLE);
+    expect(all.owners).toEqual(['a']);
+    const alone = racing(false, 'c');
+    alone.c.observe('a', 'suspect', 2);
+    alone.c.observe('b', 'suspect', 2);
+    alone.clock.advance(STABLE + 2_000);
+    expect(alone.owners).toEqual(['c']);
+  });
+
+  it('a lease that throws or rejects is not held: the side downs itself', async () => {
+    for (const acquire of [
+      () => {
+        throw new Error('no service');
+      },
+      () => Promise.reject(new Error('no service')),
+    ]) {
+      const clock = new VirtualClock();
+      const decisions: DowningDecision[] = [];
+      const c = new DowningCore(
+        {
+          self: { name: 'a', age: 1 },
+          strategy: { name: 'lease-majority', lease: { acquire } },
+          stableAfterMs: STABLE,
+          downAllWhenUnstableMs: undefined,
+        },
+        clock,
+        (d) => decisions.push(d),
+      );
+      for (const name of ['b', 'c']) c.observe(name, 'alive', 2);
+      c.observe('c', 'suspect', 2);
+      clock.advance(STABLE);
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(decisions).toMatchObject([
+        { kind: 'downed-self', reason: 'the majority did not get the lease' },
+      ]);
+    }
   });
 });

@@ -4,11 +4,11 @@
  * report gives for it. Who is on which side comes from the fault plan, not from the resolvers.
  */
 import { describe, expect, it } from 'vitest';
-import type { DowningStrategy } from '../../src/downing/downing-core.js';
 import { defaultStableAfterMs } from '../../src/downing/downing-options.js';
 import { InvalidOptionError } from '../../src/errors.js';
 import { Random } from '../../src/runtime/random.js';
 import { type FaultPlan, planFaults } from '../../src/sim/faults.js';
+import type { SimDowningStrategy } from '../../src/sim/options.js';
 import { Simulation, type SimulationOptions } from '../../src/sim/simulation.js';
 
 const NODES = 5;
@@ -27,7 +27,7 @@ function cliPlan(seed: number): FaultPlan {
   );
 }
 
-function run(seed: number, downing?: DowningStrategy): { sim: Simulation; plan: FaultPlan } {
+function run(seed: number, downing?: SimDowningStrategy): { sim: Simulation; plan: FaultPlan } {
   const plan = cliPlan(seed);
   const sim = new Simulation({
     nodes: NODES,
@@ -67,6 +67,25 @@ describe('a 3/2 partition of five members under the split-brain resolver', () =>
     expect(d.decisionMs!.p50).toBeGreaterThan(STABLE_MS);
     expect(d.decisionMs!.max).toBeLessThan(STABLE_MS + 10_000);
     expect(d.decisionMs!.max).toBeLessThan(cut.durationMs);
+  });
+
+  it('lease-majority: the three take the modelled lease first, the two are refused it after their delay', () => {
+    const { sim, plan } = run(1, { name: 'lease-majority', acquireLeaseDelayForMinorityMs: 3_000 });
+    const minority = [...plan.partitions[0]!.side];
+    const report = sim.run();
+    expect(minority.map((i) => sim.processes[i]!.state)).toEqual(['crashed', 'crashed']);
+    expect(sim.processes.filter((p) => p.state === 'running')).toHaveLength(3);
+    expect(report.downing).toMatchObject({
+      strategy: 'lease-majority',
+      splitBrainMs: 0,
+      downedHealthy: 0,
+      unavailableMs: 0,
+      downedSelf: 2,
+      downs: 3,
+    });
+    // The minority asks only after its delay, so its decisions are the slowest, by at least the delay.
+    const d = report.downing!.decisionMs!;
+    expect(d.max - d.p50).toBeGreaterThanOrEqual(3_000);
   });
 
   it('keep-majority replays the same report from the same seed', () => {
@@ -169,11 +188,16 @@ describe('the downing options of a simulation', () => {
     expect((error as Error).message).toMatch(message);
   };
 
-  it('refuses lease-majority, which needs a lease service', () => {
+  it("refuses a lease of the caller's for lease-majority: the simulator models the service", () => {
     rejects(
       { downing: { name: 'lease-majority', lease: { acquire: async () => true } } },
-      'downing.name',
-      /^Simulation: option downing.name .*lease service.*got "lease-majority"/,
+      'downing.lease',
+      /^Simulation: option downing.lease must be absent: the simulator models the lease service itself, got /,
+    );
+    rejects(
+      { downing: { name: 'lease-majority', acquireLeaseDelayForMinorityMs: -1 } },
+      'downing.acquireLeaseDelayForMinorityMs',
+      /acquireLeaseDelayForMinorityMs/,
     );
   });
 

@@ -16,7 +16,7 @@ function broadcasts(): { broadcasts: Broadcasts; reported: () => number[]; pendi
     () => {},
   );
   return {
-    broadcasts: new Broadcasts('self', h.ctx.outbox, reporter),
+    broadcasts: new Broadcasts('self', h.ctx.outbox, reporter, 1400),
     reported: () => h.events.flatMap((e) => (e.type === 'message' ? [e.payload[0]!] : [])),
     pending: () => h.ctx.outbox.pending,
   };
@@ -30,15 +30,20 @@ const from = (origin: string, seq: number): UserBroadcast => ({
 });
 
 describe('Broadcasts', () => {
-  it('numbers its own broadcasts 0, 1, 2 … as they are sent', () => {
-    const { broadcasts: b, pending } = broadcasts();
-    const first = b.next(new Uint8Array([1]));
-    expect(b.next(new Uint8Array([1])).seq).toBe(0); // not sent yet: the same number
-    b.send(first);
-    const second = b.next(new Uint8Array([2]));
-    b.send(second);
-    expect([first.seq, second.seq, b.next(new Uint8Array([3])).seq]).toEqual([0, 1, 2]);
-    expect(pending()).toBe(2);
+  it('numbers its own broadcasts 0, 1, 2 … as they are spread; one that does not fit takes no number', () => {
+    const { broadcasts: b, pending, reported } = broadcasts();
+    b.spread('test', new Uint8Array([1]));
+    b.spread('test', new Uint8Array([2]));
+    expect(() => b.spread('test', new Uint8Array(1400))).toThrow(
+      /test: broadcast payload of 1400 bytes does not fit packetBytesMax \(1400\)/,
+    );
+    b.spread('test', new Uint8Array([3]));
+    expect(pending()).toBe(3);
+    // Its own numbers are remembered, so they come back as duplicates; the next one is new.
+    for (const seq of [0, 1, 2]) b.receive(from('self', seq));
+    expect(reported()).toEqual([]);
+    b.receive(from('self', 3));
+    expect(reported()).toEqual([3]);
   });
 
   it('reports and passes on a broadcast once; forgets the oldest past 4,096 remembered', () => {

@@ -46,7 +46,7 @@ export async function runLeaderCommand(argv: readonly string[], io: CommandIo): 
   io.stdout(
     flags.get('json') === true
       ? `${JSON.stringify(leader)}\n`
-      : `${leader.leader} (epoch ${leader.epoch}${leader.isLeader ? ', this agent' : ''})\n`,
+      : `${leader.leader ?? 'none: the split-brain resolver downed this side'} (epoch ${leader.epoch}${leader.isLeader ? ', this agent' : ''})\n`,
   );
   return 0;
 }

@@ -58,8 +58,8 @@ export interface StatusMessage {
   readonly wallMs: number;
   /** The sender's Lifeguard local health score (0 is healthy). */
   readonly localHealth: number;
-  /** The member its leader hint names, and the hint's count of changes. */
-  readonly leader: string;
+  /** The member its leader hint names (none once a resolver downed its side), and the hint's count of changes. */
+  readonly leader: string | undefined;
   readonly epoch: number;
   /** Every member the sender knows, itself included. */
   readonly members: readonly MemberView[];

@@ -42,7 +42,9 @@ function renderSelf(now) {
     ? '…'
     : leader === null
       ? 'no hint configured'
-      : leader.leader + (leader.isLeader ? ' (this member)' : '') + ' · epoch ' + leader.epoch;
+      : leader.leader === null
+        ? 'none: the split-brain resolver downed this side'
+        : leader.leader + (leader.isLeader ? ' (this member)' : '') + ' · epoch ' + leader.epoch;
 }
 
 function renderConnection() {

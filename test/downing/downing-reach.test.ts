@@ -1,0 +1,206 @@
+/**
+ * The downing core with a reach probe: its view is checked, at the first unreachability and before each
+ * decision, so that a side does not decide on a view that stopped changing while members it cannot reach
+ * are still held alive in it (SWIM finds them one probe at a time). The probe here answers on virtual
+ * time: a member that answers does so in 1 ms, one cut off after PROBE_MS, as a SWIM probe (a ping, then
+ * ping-reqs) runs out.
+ */
+import { describe, expect, it } from 'vitest';
+import { DowningCore, type DowningDecision, type DowningStrategy } from '../../src/downing/downing-core.js';
+import { VirtualClock } from '../../src/runtime/virtual-clock.js';
+
+const STABLE = 5_000;
+const PROBE_MS = 600;
+
+function core(strategy: DowningStrategy, others: readonly string[], downAllWhenUnstableMs = STABLE) {
+  const clock = new VirtualClock();
+  const decisions: DowningDecision[] = [];
+  /** Who answers a probe now, and every probe asked, by name. */
+  const answers = new Set(others);
+  const asked: string[] = [];
+  /** Answers to lose: a name's next probe fails although it answers. */
+  const lose = new Map<string, number>();
+  const c = new DowningCore(
+    {
+      self: { name: 'a', age: 1 },
+      strategy,
+      stableAfterMs: STABLE,
+      downAllWhenUnstableMs,
+      reach: (name, done) => {
+        asked.push(name);
+        const lost = lose.get(name) ?? 0;
+        if (lost > 0) lose.set(name, lost - 1);
+        const ok = answers.has(name) && lost === 0;
+        clock.setTimer(ok ? 1 : PROBE_MS, () => done(ok));
+      },
+    },
+    clock,
+    (d) => decisions.push(d),
+  );
+  for (const [i, name] of others.entries()) c.observe(name, 'alive', 2 + i);
+  clock.advance(STABLE);
+  return { c, clock, decisions, answers, asked, lose };
+}
+
+describe('DowningCore with a reach probe', () => {
+  it('a minority whose view still holds the other side alive finds it cut off and downs itself', () => {
+    // a and b are cut off from c, d and e; SWIM here has found only c so far.
+    const { c, clock, decisions, answers, asked } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    for (const name of ['c', 'd', 'e']) answers.delete(name);
+    const cutMs = clock.now();
+    c.observe('c', 'suspect', 3);
+    // Every member held alive is asked at once; c, held suspect, is not.
+    expect(asked.sort()).toEqual(['b', 'd', 'e']);
+    // d and e fail two probes each (2 × PROBE_MS): a change, and the wait starts again from there.
+    const checkedMs = cutMs + 2 * PROBE_MS;
+    clock.advance(checkedMs - clock.now());
+    expect(c.sides().unreachable.map((m) => m.name)).toEqual(['c', 'd', 'e']);
+    // The wait, then a check before deciding: d and e are asked once more (one probe), b answers at once.
+    const decisionMs = checkedMs + STABLE + PROBE_MS;
+    clock.advance(decisionMs - clock.now() - 1);
+    expect(decisions).toEqual([]);
+    clock.advance(1);
+    expect(decisions).toMatchObject([
+      { kind: 'downed-self', strategy: 'keep-majority', reachable: ['a', 'b'], unreachable: ['c', 'd', 'e'] },
+    ]);
+    expect(decisions[0]!.atMs).toBe(decisionMs);
+  });
+
+  it('without the probe, the same view is taken as it is, and the minority counts itself a majority', () => {
+    // The gap the probe closes: the control case, same cut, no reach port.
+    const clock = new VirtualClock();
+    const decisions: DowningDecision[] = [];
+    const c = new DowningCore(
+      {
+        self: { name: 'a', age: 1 },
+        strategy: { name: 'keep-majority' },
+        stableAfterMs: STABLE,
+        downAllWhenUnstableMs: STABLE,
+      },
+      clock,
+      (d) => decisions.push(d),
+    );
+    for (const [i, name] of ['b', 'c', 'd', 'e'].entries()) c.observe(name, 'alive', 2 + i);
+    clock.advance(STABLE);
+    c.observe('c', 'suspect', 3);
+    clock.advance(STABLE);
+    expect(decisions).toMatchObject([{ kind: 'down', members: ['c'] }]);
+  });
+
+  it('the majority downs the other side at once, on the check, not one member at a time', () => {
+    const { c, clock, decisions, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    answers.delete('d');
+    answers.delete('e');
+    const cutMs = clock.now();
+    c.observe('d', 'suspect', 5);
+    clock.advance(2 * PROBE_MS + STABLE + PROBE_MS);
+    expect(decisions).toEqual([
+      {
+        kind: 'down',
+        members: ['d', 'e'],
+        strategy: 'keep-majority',
+        reason: 'majority: 3 of 5 reachable',
+        atMs: cutMs + 2 * PROBE_MS + STABLE + PROBE_MS,
+      },
+    ]);
+    // SWIM then suspects e too: it is gone from the count already, nothing more is decided.
+    c.observe('e', 'suspect', 6);
+    clock.advance(10 * STABLE);
+    expect(decisions).toHaveLength(1);
+  });
+
+  it('a member of this side that loses one probe to the network still counts: it is asked twice', () => {
+    const { c, clock, decisions, answers, lose } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    answers.delete('e');
+    lose.set('b', 1);
+    c.observe('e', 'suspect', 6);
+    clock.advance(2 * PROBE_MS);
+    expect(c.sides().reachable.map((m) => m.name)).toEqual(['a', 'b', 'c', 'd']);
+    clock.advance(STABLE + PROBE_MS);
+    expect(decisions).toMatchObject([{ kind: 'down', members: ['e'], reason: 'majority: 4 of 5 reachable' }]);
+  });
+
+  it('a member found silent that answers the check before the decision counts again, without a new wait', () => {
+    const { c, clock, decisions, answers, lose } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    answers.delete('e');
+    lose.set('b', 2); // both of b's probes in the first check are lost
+    const cutMs = clock.now();
+    c.observe('e', 'suspect', 6);
+    clock.advance(2 * PROBE_MS);
+    expect(c.sides().unreachable.map((m) => m.name)).toEqual(['b', 'e']);
+    // Before deciding, b is asked again and answers: a correction of this member's measure, which
+    // the other side's view did not share, so the decision stands on the corrected view.
+    const decisionMs = cutMs + 2 * PROBE_MS + STABLE + 1;
+    clock.advance(decisionMs - clock.now() - 1);
+    expect(decisions).toEqual([]);
+    clock.advance(1);
+    expect(decisions).toEqual([
+      {
+        kind: 'down',
+        members: ['e'],
+        strategy: 'keep-majority',
+        reason: 'majority: 4 of 5 reachable',
+        atMs: decisionMs,
+      },
+    ]);
+  });
+
+  it('a member counted that falls silent in the check before the decision starts the wait again', () => {
+    // Down-all-when-unstable far off: the spell lasts longer than twice the wait.
+    const { c, clock, decisions, answers } = core(
+      { name: 'keep-majority' },
+      ['b', 'c', 'd', 'e'],
+      10 * STABLE,
+    );
+    answers.delete('e');
+    c.observe('e', 'suspect', 6);
+    clock.advance(STABLE - 1);
+    answers.delete('d'); // d crashes, SWIM has not noticed yet
+    clock.advance(1); // the decision's check: d fails two probes
+    clock.advance(2 * PROBE_MS);
+    expect(decisions).toEqual([]);
+    const lostMs = clock.now();
+    clock.advance(STABLE + PROBE_MS - 1);
+    expect(decisions).toEqual([]);
+    clock.advance(1);
+    expect(decisions).toMatchObject([
+      { kind: 'down', members: ['d', 'e'], reason: 'majority: 3 of 5 reachable' },
+    ]);
+    expect(decisions[0]!.atMs).toBe(lostMs + STABLE + PROBE_MS);
+  });
+
+  it('SWIM suspecting a member the check found silent is no change: the wait is not reset', () => {
+    const { c, clock, decisions, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    answers.delete('e');
+    answers.delete('d');
+    c.observe('d', 'suspect', 5);
+    clock.advance(2 * PROBE_MS);
+    const waitFrom = clock.now();
+    clock.advance(3_000);
+    c.observe('e', 'suspect', 6);
+    clock.advance(waitFrom + STABLE + PROBE_MS - clock.now());
+    expect(decisions).toMatchObject([{ kind: 'down', members: ['d', 'e'] }]);
+  });
+
+  it('a member the check found silent that SWIM then hears alive again counts at once', () => {
+    const { c, clock, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    answers.delete('e');
+    answers.delete('d');
+    c.observe('d', 'suspect', 5);
+    clock.advance(2 * PROBE_MS);
+    expect(c.sides().unreachable.map((m) => m.name)).toEqual(['d', 'e']);
+    c.observe('e', 'suspect', 6);
+    c.observe('e', 'alive', 7); // refuted: heard of at a newer incarnation
+    expect(c.sides().unreachable.map((m) => m.name)).toEqual(['d']);
+  });
+
+  it('stopped while a check is in flight, it decides nothing', () => {
+    const { c, clock, decisions, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    answers.delete('e');
+    c.observe('e', 'suspect', 6);
+    clock.advance(STABLE); // the decision's check starts; its answers are due 1 ms on
+    c.stop();
+    clock.advance(10 * STABLE);
+    expect(decisions).toEqual([]);
+  });
+});
