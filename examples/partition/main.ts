@@ -132,7 +132,9 @@ function spawnMember(
 function describe(message: WorkerMessage): string | undefined {
   switch (message.type) {
     case 'leader':
-      return `hint names ${message.leader}`;
+      return message.leader === null
+        ? 'hint names nobody: its side is downed'
+        : `hint names ${message.leader}`;
     case 'lease':
       return `holds the lease, token ${message.token}`;
     case 'down':

@@ -41,7 +41,8 @@ export type WorkerMessage =
   | { readonly type: 'ready' }
   /** How many members its view holds alive, itself included, after every change. */
   | { readonly type: 'view'; readonly alive: number }
-  | { readonly type: 'leader'; readonly leader: string }
+  /** The member its hint names; null once its side is downed (the hint then names nobody). */
+  | { readonly type: 'leader'; readonly leader: string | null }
   | { readonly type: 'lease'; readonly token: string }
   | {
       readonly type: 'billed';

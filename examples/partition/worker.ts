@@ -2,7 +2,8 @@
  * One member of the partition example, run by `main.ts` in its own network namespace. Every member is a
  * SWIM member (`createNode`) with a `LeaderHint`; in the `keep-majority-fenced` run each also runs
  * `SplitBrainResolver` keep-majority, and on `downed-self` stops everything and exits with status 3, as
- * `fdkit agent --downing` does. A billing worker (`bills`) charges the customers of the shared SQLite
+ * `fdkit agent --downing` does; its hint is given the resolver (`downing`), so that it names only members
+ * of the side that stays, and nobody once its own side is downed. A billing worker (`bills`) charges the customers of the shared SQLite
  * database while its hint names it:
  *
  * - `keep-majority-fenced`: it campaigns for the `billing` lease in etcd while its hint names it, claims
@@ -47,9 +48,17 @@ for (const type of ['alive', 'suspect', 'dead', 'left'] as const) {
   node.on(type, () => tell({ type: 'view', alive: alive() }));
 }
 if (settings.seed !== undefined) await node.join([settings.seed]);
-const hint = new LeaderHint(node);
+// Every member runs the same resolver with the same wait: the sides decide apart, each on its own view.
+const resolver =
+  settings.mode === 'keep-majority-fenced'
+    ? new SplitBrainResolver(node, { strategy: 'keep-majority', stableAfterMs: settings.stableAfterMs })
+    : undefined;
+// With the resolver, the hint names only members of the side that stays, and nobody once this side is
+// downed.
+const hint = new LeaderHint(node, resolver === undefined ? {} : { downing: resolver });
 hint.on('leader', (change) => tell({ type: 'leader', leader: change.leader }));
-tell({ type: 'leader', leader: hint.leader });
+hint.on('downed', () => tell({ type: 'leader', leader: null }));
+tell({ type: 'leader', leader: hint.leader ?? null });
 tell({ type: 'view', alive: alive() });
 
 let running = true;
@@ -70,17 +79,11 @@ process.on('SIGTERM', () => stop('SIGTERM', 0));
 // The runner went away: so does the member.
 process.on('disconnect', () => stop('runner gone', 0));
 
-if (settings.mode === 'keep-majority-fenced') {
-  const resolver = new SplitBrainResolver(node, {
-    strategy: 'keep-majority',
-    stableAfterMs: settings.stableAfterMs,
-  });
-  resolver.on('down', (d) => tell({ type: 'down', members: d.members }));
-  resolver.on('downed-self', (d) => {
-    tell({ type: 'downed-self', reason: d.reason });
-    stop(`downed by the split-brain resolver: ${d.reason}`, DOWNED_EXIT_STATUS);
-  });
-}
+resolver?.on('down', (d) => tell({ type: 'down', members: d.members }));
+resolver?.on('downed-self', (d) => {
+  tell({ type: 'downed-self', reason: d.reason });
+  stop(`downed by the split-brain resolver: ${d.reason}`, DOWNED_EXIT_STATUS);
+});
 
 const ledger = settings.bills ? new Ledger(settings.dbPath, settings.period, settings.name) : undefined;
 
@@ -166,6 +169,7 @@ if (ledger !== undefined) {
 while (running) await sleep(POLL_MS);
 
 hint.stop();
+resolver?.stop();
 // A downed member cannot reach the others to say goodbye; one told to stop leaves gracefully.
 if (exitStatus === 0) await node.leave({ timeoutMs: 1000 }).catch(() => undefined);
 await node.shutdown();
