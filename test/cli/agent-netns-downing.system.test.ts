@@ -146,6 +146,7 @@ interface LogLine {
   readonly time?: number;
   readonly msg?: string;
   readonly members?: readonly string[];
+  readonly reason?: string;
 }
 
 /** An agent's stderr lines that are JSON (pino's), parsed. */
@@ -167,7 +168,7 @@ function decisions(agent: AgentProcess, zeroWallMs: number): string[] {
   return logLines(agent).flatMap((line) => {
     const at = `+${(((line.time ?? Number.NaN) - zeroWallMs) / 1000).toFixed(1)}s`;
     if (line.msg === 'downed unreachable members') return [`${at} down ${line.members?.join(',')}`];
-    if (line.msg === DOWNED_MSG) return [`${at} downed-self`];
+    if (line.msg === DOWNED_MSG) return [`${at} downed-self (${line.reason})`];
     return [];
   });
 }
@@ -279,8 +280,8 @@ describe('fdkit agent --downing keep-majority: five namespaces split 3/2', () =>
         ).toBe(true);
       }
       for (const e of exits) {
-        expect(e.afterCut, e.name).toBeGreaterThanOrEqual(STABLE_AFTER_MS);
-        expect(e.sinceCutFrom, e.name).toBeLessThanOrEqual(DOWNED_WITHIN_MS);
+        expect(e.afterCut, `${e.name}\n${describeAgents(agents)}`).toBeGreaterThanOrEqual(STABLE_AFTER_MS);
+        expect(e.sinceCutFrom, `${e.name}\n${describeAgents(agents)}`).toBeLessThanOrEqual(DOWNED_WITHIN_MS);
       }
     },
     DOWNED_WITHIN_MS + OBSERVE_PAST_BOUND_MS + COMMANDS_MS,
