@@ -1,7 +1,7 @@
 /**
- * A throwaway single-member etcd on 127.0.0.1, for the lease tests and the billing example: Debian's
- * `etcd-server` package (`/usr/bin/etcd`, v3.4; `.ci/run` installs it), a fresh data directory under the
- * system's temp directory, and port 0 for both the client and the peer listener, so that parallel test
+ * A throwaway single-member etcd on 127.0.0.1 (or in a network namespace), for the lease tests and the
+ * billing and partition examples: Debian's `etcd-server` package (`/usr/bin/etcd`, v3.4; `.ci/run`
+ * installs it), a fresh data directory under the system's temp directory, and port 0 for both the client and the peer listener, so that parallel test
  * files and runs never collide (a test that restarts etcd where it was passes fixed ports instead). The client port is read from etcd's own log line ("serving client
  * traffic"), which etcd writes only once the member is ready to serve.
  *
@@ -36,6 +36,12 @@ export interface StartEtcdOptions {
   readonly clientPort?: number;
   /** The peer port; default 0. With the same ports, a restarted etcd has the same member and cluster IDs. */
   readonly peerPort?: number;
+  /**
+   * Where etcd runs when not on the machine's loopback: the command prefix that enters a network
+   * namespace (`ip netns exec NAME`, which execs etcd: the pid is etcd's) and the address there that
+   * clients reach it on (examples/partition/: both sides of a cut reach the lock service).
+   */
+  readonly netns?: { readonly exec: readonly string[]; readonly host: string };
 }
 
 const LOG_LINES_KEPT = 60;
@@ -78,7 +84,7 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdSer
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'fdkit-etcd-'));
   const name = 'fdkit';
-  const client = `http://127.0.0.1:${options.clientPort ?? 0}`;
+  const client = `http://${options.netns?.host ?? '127.0.0.1'}:${options.clientPort ?? 0}`;
   const peer = `http://127.0.0.1:${options.peerPort ?? 0}`;
   // biome-ignore format: flags and their values read best in pairs
   const args = [
@@ -96,7 +102,11 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdSer
     '--logger', 'zap',
     '--log-outputs', 'stderr',
   ];
-  const child = spawn(ETCD_BINARY, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exec = options.netns?.exec ?? [];
+  const child =
+    exec.length === 0
+      ? spawn(ETCD_BINARY, args, { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(exec[0]!, [...exec.slice(1), ETCD_BINARY, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   killOnExit(child);
   const lines: string[] = [];
   const log = (): string => lines.join('\n');

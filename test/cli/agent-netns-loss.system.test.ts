@@ -1,6 +1,6 @@
 /**
  * Acceptance run of `fdkit agent` under packet loss: five agents (default `lan` profile), each in its own
- * network namespace, on one bridge (test/cli/netns.ts). The kernel here has no netem, so the loss is
+ * network namespace, on one bridge (examples/support/netns.ts). The kernel here has no netem, so the loss is
  * an nftables rule in every namespace that drops 20 % of incoming IPv4 packets at random, UDP and TCP
  * alike; nftables counters measure what it really dropped.
  *
@@ -15,6 +15,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  countsBetween,
+  type LossCount,
+  LossNetwork,
+  listNamespaces,
+  requirePrerequisites,
+} from '../../examples/support/netns.js';
 import { lan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 import {
@@ -27,7 +34,6 @@ import {
   startCluster,
   waitUntil,
 } from './agent-process.js';
-import { countsBetween, type LossCount, LossNetwork, listNamespaces, requirePrerequisites } from './netns.js';
 
 const NAMES = ['n0', 'n1', 'n2', 'n3', 'n4'];
 const KILLED = 'n4';
@@ -61,7 +67,7 @@ const SCHEDULING_SLACK_MS = 1000;
  */
 const SETTLE_MS = TIMING.suspicionMaxMs + SCHEDULING_SLACK_MS;
 const STABLE_MS = 2 * lan.probeIntervalMs;
-/** Each `ip`/`nft` command is bounded by 10 s (netns.ts); a test does a handful of them. */
+/** Each `ip`/`nft` command is bounded by 10 s (examples/support/netns.ts); a test does a handful of them. */
 const COMMANDS_MS = 20_000;
 
 function fmt(ms: number): string {

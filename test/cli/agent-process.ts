@@ -97,7 +97,7 @@ function installExitHook(): void {
 }
 
 /**
- * Where an agent runs when not on loopback: in a network namespace (test/cli/netns.ts), bound to
+ * Where an agent runs when not on loopback: in a network namespace (examples/support/netns.ts), bound to
  * that namespace's address.
  */
 export interface AgentPlacement {

@@ -1,5 +1,6 @@
 /**
- * Network namespaces for end-to-end tests under packet loss (docs/design.md, "Tests and benchmarks"). The
+ * Network namespaces for end-to-end tests under packet loss and partitions (docs/design.md, "Tests and
+ * benchmarks"), and for the partition example (examples/partition/). The
  * kernel of the CI machine has no netem, so loss comes from an nftables rule that drops a given
  * percentage of incoming packets at random (`numgen random mod 100 < P drop`) in each host namespace.
  *
@@ -49,7 +50,7 @@ const IP = locate('ip');
 const NFT = locate('nft');
 
 /** A command's output, or why it failed. */
-interface CommandResult {
+export interface CommandResult {
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -223,9 +224,14 @@ async function addNamespace(name: string): Promise<void> {
   await run(IP, ['-n', name, 'link', 'set', 'lo', 'up']);
 }
 
+/** Runs `argv` in `host`'s namespace (with `input` on stdin), bounded as every command here. */
+export function runIn(host: NetnsHost, argv: readonly string[], input = ''): Promise<CommandResult> {
+  return run(host.exec[0]!, [...host.exec.slice(1), ...argv], input);
+}
+
 /** Runs `nft args` in `host`'s namespace. */
-function nft(host: NetnsHost, args: readonly string[], input = ''): Promise<CommandResult> {
-  return run(host.exec[0]!, [...host.exec.slice(1), NFT, ...args], input);
+export function nft(host: NetnsHost, args: readonly string[], input = ''): Promise<CommandResult> {
+  return runIn(host, [NFT, ...args], input);
 }
 
 /** `nft` script for a host namespace's table, dropping `percent` % of incoming IPv4 packets. */
