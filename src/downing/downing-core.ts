@@ -382,15 +382,18 @@ export class DowningCore {
       // did not change with it, so it does not start the wait again. One that no longer answers does.
       if (before && !this.counted(name, m)) lost = true;
     }
+    // A side that goes down and lost more members goes down the more: its wait goes on (and it decides).
     if (lost) this.changed(this.stillGoesDown(before));
-    if (this.recheck) {
+    const decide = this.decideAfterCheck && generation === this.generation && !this.leasePending;
+    // A check asked meanwhile is for members lost since: on a side that goes down it could only confirm it.
+    if (this.recheck && !(decide && this.goesDown(this.sides()))) {
       this.recheck = false;
       this.check(false);
       return;
     }
-    const decide = this.decideAfterCheck;
+    this.recheck = false;
     this.decideAfterCheck = false;
-    if (decide && !lost && generation === this.generation && !this.leasePending) this.decideNow();
+    if (decide) this.decideNow();
   }
 
   private decideNow(): void {

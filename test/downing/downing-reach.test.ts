@@ -243,4 +243,22 @@ describe('DowningCore with a reach probe', () => {
     expect(decisions).toMatchObject([{ kind: 'downed-self', reachable: ['a', 'b'] }]);
     expect(decisions[0]!.atMs).toBe(lostMs + STABLE + PROBE_MS);
   });
+
+  it('a minority whose partner exits during the check before the decision decides when that check ends', () => {
+    const { c, clock, decisions, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    for (const name of ['c', 'd', 'e']) answers.delete(name);
+    c.observe('c', 'suspect', 3);
+    clock.advance(2 * PROBE_MS);
+    clock.advance(STABLE); // the decision's check starts: b answers in 1 ms, d and e are asked once
+    const checkMs = clock.now();
+    clock.advance(100);
+    answers.delete('b');
+    c.observe('b', 'suspect', 2); // b went down and exited; SWIM here suspects it meanwhile
+    clock.advance(PROBE_MS - 101);
+    expect(decisions).toEqual([]);
+    clock.advance(1);
+    // No second check for b's loss: a side that goes down can only go down the more.
+    expect(decisions).toMatchObject([{ kind: 'downed-self', reachable: ['a'] }]);
+    expect(decisions[0]!.atMs).toBe(checkMs + PROBE_MS);
+  });
 });
