@@ -11,7 +11,7 @@
  * lease-majority) as a port, and decisions leave through a callback.
  */
 import type { Clock, Timer } from '../runtime/clock.js';
-import { checkReach, type ReachProbe } from './reach-check.js';
+import { checkReach, type ReachCheck, type ReachProbe } from './reach-check.js';
 import {
   type Decision,
   type DowningStrategyName,
@@ -165,6 +165,8 @@ export class DowningCore {
   /** Raised at each change of the view: a check's answer decides only if nothing changed meanwhile. */
   private generation = 0;
   private checking = false;
+  /** The checks in flight (of the members counted, and of those that did not answer the last one). */
+  private readonly inFlight: ReachCheck[] = [];
   /** What to do once the check in flight answers: check again, and decide. */
   private recheck = false;
   private decideAfterCheck = false;
@@ -229,6 +231,13 @@ export class DowningCore {
       return;
     }
     if (m.reachable === reachable) return;
+    this.flip(name, m, reachable);
+    // Held unreachable now: a check in flight need not wait out its probes of it. Last, since the check
+    // may end (and decide) at once.
+    if (!reachable) for (const check of [...this.inFlight]) check.forget(name);
+  }
+
+  private flip(name: string, m: Tracked, reachable: boolean): void {
     const before = this.counted(name, m);
     // Only a member of this side lost can leave the verdict as it was: see `stillGoesDown`.
     const sidesBefore = before && !reachable ? this.sides() : undefined;
@@ -362,12 +371,14 @@ export class DowningCore {
       for (const name of some) reached.add(name);
       if (--open === 0) this.checked([...asked, ...again], reached, generation);
     };
-    checkReach(asked, reach, ATTEMPTS_REACHABLE, answered);
-    checkReach(again, reach, ATTEMPTS_UNANSWERED, answered);
+    this.inFlight.length = 0;
+    this.inFlight.push(checkReach(asked, reach, ATTEMPTS_REACHABLE, answered));
+    this.inFlight.push(checkReach(again, reach, ATTEMPTS_UNANSWERED, answered));
   }
 
   private checked(names: readonly string[], reached: ReadonlySet<string>, generation: number): void {
     this.checking = false;
+    this.inFlight.length = 0;
     if (this.done) return;
     const before = this.sides();
     let lost = false;

@@ -295,6 +295,18 @@ describe('fdkit agent --downing keep-majority: five namespaces split 3/2', () =>
       const majority = MAJORITY.map((i) => agents[i]!);
       const majorityNames = MAJORITY.map((i) => NAMES[i]!);
       const majorityHosts = MAJORITY.map((i) => network.hosts[i]!);
+      // The majority decides on its own view, in the same bound as the minority: it may come after the
+      // minority's exits, on a machine whose two cores run other suites too.
+      const downedLine = (a: AgentProcess): boolean =>
+        logLines(a).some((line) => line.msg === 'downed unreachable members');
+      const decided = await waitUntil(
+        () => majority.every(downedLine),
+        Math.max(0, cutAt + DOWNED_WITHIN_MS - performance.now()),
+      );
+      expect(
+        decided,
+        `the majority decided within ${DOWNED_WITHIN_MS} ms of the cut\n${describeAgents(agents)}`,
+      ).toBe(true);
       expect(
         majority.every((a) => a.running),
         describeAgents(agents),

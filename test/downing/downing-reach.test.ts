@@ -261,4 +261,21 @@ describe('DowningCore with a reach probe', () => {
     expect(decisions).toMatchObject([{ kind: 'downed-self', reachable: ['a'] }]);
     expect(decisions[0]!.atMs).toBe(checkMs + PROBE_MS);
   });
+
+  it('a partner found gone by SWIM during the check is not waited for: the check ends with the others', () => {
+    const { c, clock, decisions, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
+    for (const name of ['c', 'd', 'e']) answers.delete(name);
+    c.observe('c', 'suspect', 3);
+    clock.advance(2 * PROBE_MS);
+    answers.delete('b'); // b went down and exited just before this member's decision
+    clock.advance(STABLE); // the decision's check: b, counted, would take two probes to give up on
+    const checkMs = clock.now();
+    clock.advance(100);
+    c.observe('b', 'suspect', 2); // the death watch finds b's exit
+    clock.advance(PROBE_MS - 101);
+    expect(decisions).toEqual([]);
+    clock.advance(1);
+    expect(decisions).toMatchObject([{ kind: 'downed-self', reachable: ['a'] }]);
+    expect(decisions[0]!.atMs).toBe(checkMs + PROBE_MS);
+  });
 });

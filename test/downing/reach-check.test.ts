@@ -45,4 +45,22 @@ describe('checkReach', () => {
     pending[1]!(true);
     expect(results).toEqual([['b']]);
   });
+
+  it('a member forgotten counts as not answering at once, and its late answer is ignored', () => {
+    const pending = new Map<string, (acked: boolean) => void>();
+    const results: string[][] = [];
+    const check = checkReach(
+      ['b', 'c'],
+      (name, done) => pending.set(name, done),
+      2,
+      (reached) => results.push([...reached]),
+    );
+    pending.get('c')!(true);
+    expect(results).toEqual([]);
+    check.forget('b');
+    expect(results).toEqual([['c']]);
+    pending.get('b')!(true);
+    check.forget('c');
+    expect(results).toEqual([['c']]);
+  });
 });
