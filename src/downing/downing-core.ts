@@ -283,18 +283,22 @@ export class DowningCore {
     return this.rule(strategy, sides).kind === 'down-self';
   }
 
-  /** The view changed; with `keepWait`, a wait already running (or deciding) goes on as it was. */
-  private changed(keepWait = false): void {
-    if (!(keepWait && (this.decisionTimer !== undefined || this.decideAfterCheck))) this.restartWait();
+  /**
+   * The view changed at `sinceMs` (now by default); with `keepWait`, a wait already running (or
+   * deciding) goes on as it was.
+   */
+  private changed(keepWait = false, sinceMs = this.clock.now()): void {
+    if (!(keepWait && (this.decisionTimer !== undefined || this.decideAfterCheck))) this.restartWait(sinceMs);
     this.startSpell();
   }
 
-  private restartWait(): void {
+  private restartWait(sinceMs: number): void {
     this.generation++;
     // The wait starts again: the timer decides, not a check that was asked before the change.
     this.decideAfterCheck = false;
     this.decisionTimer?.cancel();
-    this.decisionTimer = this.clock.setTimer(this.settings.stableAfterMs, () => this.decide());
+    const waitMs = Math.max(0, this.settings.stableAfterMs - (this.clock.now() - sinceMs));
+    this.decisionTimer = this.clock.setTimer(waitMs, () => this.decide());
   }
 
   private startSpell(): void {
@@ -359,6 +363,7 @@ export class DowningCore {
     }
     this.checking = true;
     const generation = this.generation;
+    const startedMs = this.clock.now();
     const asked: string[] = [];
     const again: string[] = [];
     for (const [name, m] of this.members) {
@@ -369,14 +374,19 @@ export class DowningCore {
     const reached = new Set<string>();
     const answered = (some: ReadonlySet<string>): void => {
       for (const name of some) reached.add(name);
-      if (--open === 0) this.checked([...asked, ...again], reached, generation);
+      if (--open === 0) this.checked([...asked, ...again], reached, generation, startedMs);
     };
     this.inFlight.length = 0;
     this.inFlight.push(checkReach(asked, reach, ATTEMPTS_REACHABLE, answered));
     this.inFlight.push(checkReach(again, reach, ATTEMPTS_UNANSWERED, answered));
   }
 
-  private checked(names: readonly string[], reached: ReadonlySet<string>, generation: number): void {
+  private checked(
+    names: readonly string[],
+    reached: ReadonlySet<string>,
+    generation: number,
+    startedMs: number,
+  ): void {
     this.checking = false;
     this.inFlight.length = 0;
     if (this.done) return;
@@ -394,7 +404,9 @@ export class DowningCore {
       if (before && !this.counted(name, m)) lost = true;
     }
     // A side that goes down and lost more members goes down the more: its wait goes on (and it decides).
-    if (lost) this.changed(this.stillGoesDown(before));
+    // The members it found silent were so when it was asked: the wait runs from then, not from the
+    // answers, which take a few probe timeouts to come.
+    if (lost) this.changed(this.stillGoesDown(before), startedMs);
     const decide = this.decideAfterCheck && generation === this.generation && !this.leasePending;
     // A check asked meanwhile is for members lost since: on a side that goes down it could only confirm it.
     if (this.recheck && !(decide && this.goesDown(this.sides()))) {

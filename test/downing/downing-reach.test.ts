@@ -51,12 +51,13 @@ describe('DowningCore with a reach probe', () => {
     c.observe('c', 'suspect', 3);
     // Every member held alive is asked at once; c, held suspect, is not.
     expect(asked.sort()).toEqual(['b', 'd', 'e']);
-    // d and e fail two probes each (2 × PROBE_MS): a change, and the wait starts again from there.
+    // d and e fail two probes each (2 × PROBE_MS): a change, dated from when they were asked (at the
+    // suspicion of c), so the wait still runs from the cut.
     const checkedMs = cutMs + 2 * PROBE_MS;
     clock.advance(checkedMs - clock.now());
     expect(c.sides().unreachable.map((m) => m.name)).toEqual(['c', 'd', 'e']);
     // The wait, then a check before deciding: d and e are asked once more (one probe), b answers at once.
-    const decisionMs = checkedMs + STABLE + PROBE_MS;
+    const decisionMs = cutMs + STABLE + PROBE_MS;
     clock.advance(decisionMs - clock.now() - 1);
     expect(decisions).toEqual([]);
     clock.advance(1);
@@ -100,7 +101,7 @@ describe('DowningCore with a reach probe', () => {
         members: ['d', 'e'],
         strategy: 'keep-majority',
         reason: 'majority: 3 of 5 reachable',
-        atMs: cutMs + 2 * PROBE_MS + STABLE + PROBE_MS,
+        atMs: cutMs + STABLE + PROBE_MS,
       },
     ]);
     // SWIM then suspects e too: it is gone from the count already, nothing more is decided.
@@ -130,7 +131,7 @@ describe('DowningCore with a reach probe', () => {
     expect(c.sides().unreachable.map((m) => m.name)).toEqual(['b', 'e']);
     // Before deciding, b is asked again and answers: a correction of this member's measure, which
     // the other side's view did not share, so the decision stands on the corrected view.
-    const decisionMs = cutMs + 2 * PROBE_MS + STABLE + 1;
+    const decisionMs = cutMs + STABLE + 1;
     clock.advance(decisionMs - clock.now() - 1);
     expect(decisions).toEqual([]);
     clock.advance(1);
@@ -159,8 +160,9 @@ describe('DowningCore with a reach probe', () => {
     clock.advance(1); // the decision's check: d fails two probes
     clock.advance(2 * PROBE_MS);
     expect(decisions).toEqual([]);
-    const lostMs = clock.now();
-    clock.advance(STABLE + PROBE_MS - 1);
+    // d was silent when the check that found it began, at the wait's end: the new wait runs from then.
+    const lostMs = clock.now() - 2 * PROBE_MS;
+    clock.advance(lostMs + STABLE + PROBE_MS - clock.now() - 1);
     expect(decisions).toEqual([]);
     clock.advance(1);
     expect(decisions).toMatchObject([
@@ -175,7 +177,7 @@ describe('DowningCore with a reach probe', () => {
     answers.delete('d');
     c.observe('d', 'suspect', 5);
     clock.advance(2 * PROBE_MS);
-    const waitFrom = clock.now();
+    const waitFrom = clock.now() - 2 * PROBE_MS;
     clock.advance(3_000);
     c.observe('e', 'suspect', 6);
     clock.advance(waitFrom + STABLE + PROBE_MS - clock.now());
@@ -209,8 +211,8 @@ describe('DowningCore with a reach probe', () => {
     for (const name of ['c', 'd', 'e']) answers.delete(name);
     const cutMs = clock.now();
     c.observe('c', 'suspect', 3);
-    clock.advance(2 * PROBE_MS); // d and e found silent: the wait runs from here
-    const decisionMs = cutMs + 2 * PROBE_MS + STABLE + PROBE_MS;
+    clock.advance(2 * PROBE_MS); // d and e found silent: the wait still runs from the cut
+    const decisionMs = cutMs + STABLE + PROBE_MS;
     // b, on this side, goes down first (its own resolver) and exits: SWIM here suspects it.
     clock.advance(2_000);
     answers.delete('b');
@@ -248,7 +250,6 @@ describe('DowningCore with a reach probe', () => {
     const { c, clock, decisions, answers } = core({ name: 'keep-majority' }, ['b', 'c', 'd', 'e']);
     for (const name of ['c', 'd', 'e']) answers.delete(name);
     c.observe('c', 'suspect', 3);
-    clock.advance(2 * PROBE_MS);
     clock.advance(STABLE); // the decision's check starts: b answers in 1 ms, d and e are asked once
     const checkMs = clock.now();
     clock.advance(100);
@@ -268,7 +269,7 @@ describe('DowningCore with a reach probe', () => {
     c.observe('c', 'suspect', 3);
     clock.advance(2 * PROBE_MS);
     answers.delete('b'); // b went down and exited just before this member's decision
-    clock.advance(STABLE); // the decision's check: b, counted, would take two probes to give up on
+    clock.advance(STABLE - 2 * PROBE_MS); // the decision's check: b, counted, would take two probes to give up on
     const checkMs = clock.now();
     clock.advance(100);
     c.observe('b', 'suspect', 2); // the death watch finds b's exit
