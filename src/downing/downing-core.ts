@@ -73,7 +73,13 @@ export interface LeaseMajorityStrategy {
   readonly name: 'lease-majority';
   /** The lease both sides race for. */
   readonly lease: DowningLease;
-  /** How long the minority waits before it tries for the lease (Pekko's acquire-lease-delay-for-minority). Default 2,000 ms. */
+  /**
+   * How long the minority waits before it tries for the lease, ms (Pekko's
+   * acquire-lease-delay-for-minority). Default: `stableAfterMs` again. Pekko's 2 s does not cover how much
+   * later a large side may see a cut than a small one: a member cut off alone fails its very next probe,
+   * while the others find it only when one of them happens to probe it (about one a second between them,
+   * so 2 s late one time in eight); the side that asks first wins.
+   */
   readonly acquireLeaseDelayForMinorityMs?: number;
 }
 
@@ -145,7 +151,6 @@ interface Tracked {
 
 /** A member that came back this often within one unstable spell is seen by some and not by others. */
 const INDIRECT_RETURNS = 2;
-const DEFAULT_MINORITY_DELAY_MS = 2_000;
 /**
  * Probes per member in a check when it was counted reachable: two, so that a lost datagram (with its
  * indirect paths) does not cut a member of this side off. One for a member that did not answer the last
@@ -469,7 +474,7 @@ export class DowningCore {
     };
     // The majority goes first; the minority only once it would have lost the race to a live majority.
     if (majority) attempt();
-    else this.clock.setTimer(delayMs ?? DEFAULT_MINORITY_DELAY_MS, attempt);
+    else this.clock.setTimer(delayMs ?? this.settings.stableAfterMs, attempt);
   }
 
   private leaseAnswered(held: boolean, majority: boolean): void {

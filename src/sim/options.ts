@@ -187,7 +187,7 @@ export function leaderStableForMs(option: SimulationOptions['leader'], config: P
 export interface SimLeaseMajorityStrategy {
   /** `lease-majority`. */
   readonly name: 'lease-majority';
-  /** How long the minority waits before it tries for the lease. Default 2,000 ms. */
+  /** How long the minority waits before it tries for the lease. Default: the resolvers' wait. */
   readonly acquireLeaseDelayForMinorityMs?: number;
 }
 

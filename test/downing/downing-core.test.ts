@@ -264,4 +264,30 @@ describe('lease-majority', () => {
       ]);
     }
   });
+
+  it('without a delay of its own, the minority waits stableAfterMs again before it tries', async () => {
+    const clock = new VirtualClock();
+    const calls: number[] = [];
+    const c = new DowningCore(
+      {
+        self: { name: 'a', age: 1 },
+        strategy: {
+          name: 'lease-majority',
+          lease: { acquire: () => (calls.push(clock.now()), Promise.resolve(false)) },
+        },
+        stableAfterMs: STABLE,
+        downAllWhenUnstableMs: undefined,
+      },
+      clock,
+      () => undefined,
+    );
+    for (const name of ['b', 'c']) c.observe(name, 'alive', 2);
+    c.observe('b', 'suspect', 2);
+    c.observe('c', 'suspect', 2);
+    const cut = clock.now();
+    clock.advance(2 * STABLE - 1);
+    expect(calls).toEqual([]);
+    clock.advance(1);
+    expect(calls).toEqual([cut + 2 * STABLE]);
+  });
 });
