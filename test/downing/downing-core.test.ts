@@ -273,7 +273,12 @@ describe('lease-majority', () => {
         self: { name: 'a', age: 1 },
         strategy: {
           name: 'lease-majority',
-          lease: { acquire: () => (calls.push(clock.now()), Promise.resolve(false)) },
+          lease: {
+            acquire: () => {
+              calls.push(clock.now());
+              return Promise.resolve(false);
+            },
+          },
         },
         stableAfterMs: STABLE,
         downAllWhenUnstableMs: undefined,
