@@ -325,7 +325,9 @@ export class DowningCore {
   }
 
   private unstable(): void {
-    if (this.done || this.unstableSince === undefined) return;
+    // A side racing for the lease decided on a settled view already; the lease answers (or, for a
+    // lease that never does, nothing more is decided).
+    if (this.done || this.unstableSince === undefined || this.leasePending) return;
     const sides = this.sides();
     // Churn with everyone reachable is no split: nothing to resolve, and no reason to down anyone.
     if (sides.unreachable.length === 0) {

@@ -295,4 +295,33 @@ describe('lease-majority', () => {
     clock.advance(1);
     expect(calls).toEqual([cut + 2 * STABLE]);
   });
+
+  it('a minority racing for the lease is not downed as unstable meanwhile: its view settled', async () => {
+    const clock = new VirtualClock();
+    const decisions: DowningDecision[] = [];
+    const c = new DowningCore(
+      {
+        self: { name: 'a', age: 1 },
+        strategy: {
+          name: 'lease-majority',
+          lease: { acquire: () => Promise.resolve(true) },
+          acquireLeaseDelayForMinorityMs: 2 * STABLE,
+        },
+        stableAfterMs: STABLE,
+        downAllWhenUnstableMs: STABLE,
+      },
+      clock,
+      (d) => decisions.push(d),
+    );
+    for (const name of ['b', 'c']) c.observe(name, 'alive', 2);
+    clock.advance(STABLE);
+    c.observe('b', 'suspect', 2);
+    c.observe('c', 'suspect', 2);
+    // The unstable deadline (2 × STABLE) passes while it waits its delay (STABLE + 2 × STABLE).
+    clock.advance(3 * STABLE);
+    await Promise.resolve();
+    expect(decisions).toMatchObject([
+      { kind: 'down', members: ['b', 'c'], reason: 'the minority holds the lease' },
+    ]);
+  });
 });
