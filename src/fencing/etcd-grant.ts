@@ -136,6 +136,7 @@ export async function keyDeleted(
   signal: AbortSignal,
   what = 'lock key',
 ): Promise<boolean> {
+  signal.throwIfAborted(); // an abort event that has fired already would never reach the listener below
   let watcher: Watcher | undefined;
   let onAbort: (() => void) | undefined;
   try {

@@ -101,6 +101,8 @@ class QueueElection implements EtcdQueueElection {
   private readonly closing = new AbortController();
   private closed = false;
   private campaigning = false;
+  /** Aborts the campaign under way when the candidate resigns before it leads. */
+  private withdraw: AbortController | undefined;
   private isLeading = false;
   private candidacy: HeldEtcdLease | undefined;
   private readonly counts = { watchEvents: 0, transactions: 0, ranges: 0, wakeUps: 0 };
@@ -139,15 +141,16 @@ class QueueElection implements EtcdQueueElection {
         `campaign: ${this.name} is a candidate in ${this.prefix} already; resign() first`,
       );
     }
-    const signal =
-      options.signal === undefined
-        ? this.closing.signal
-        : AbortSignal.any([options.signal, this.closing.signal]);
+    const withdraw = new AbortController();
+    const signals = [this.closing.signal, withdraw.signal];
+    const signal = AbortSignal.any(options.signal === undefined ? signals : [options.signal, ...signals]);
     signal.throwIfAborted();
     this.campaigning = true;
+    this.withdraw = withdraw;
     try {
       const { lease, joined } = await this.join(signal);
       await this.awaitTurn(lease, joined, signal);
+      if (lease.lost.aborted) throw lease.lost.reason; // ended in the meantime
       this.isLeading = true;
       this.log.info(
         { lease: this.prefix, name: this.name, key: lease.key, token: lease.token.toString() },
@@ -156,10 +159,14 @@ class QueueElection implements EtcdQueueElection {
       return lease;
     } finally {
       this.campaigning = false;
+      this.withdraw = undefined;
     }
   }
 
   async resign(): Promise<void> {
+    this.withdraw?.abort(
+      new LeaseError('FDKIT_LEASE_RELEASED', this.prefix, `election ${this.prefix}: ${this.name} resigned`),
+    );
     const lease = this.candidacy;
     if (lease !== undefined) await releaseWithinTtl(this.context.clock, lease);
   }
@@ -233,6 +240,9 @@ class QueueElection implements EtcdQueueElection {
           );
         }
       }
+      // First in the queue, but not if the lease ended meanwhile (its clock says so before its timer).
+      stop.throwIfAborted();
+      lease.throwIfLost();
     } catch (error) {
       await lease.release().catch(() => undefined);
       throw error;

@@ -312,6 +312,28 @@ describe('createEtcdQueueElection against etcd: one candidate at a time', () => 
     expect((await again).token).toBe(a!.election.lease!.revision);
   });
 
+  it('a queued candidate whose key an operator deletes loses its lease and leaves; its successor re-watches', async () => {
+    const prefix = 'fdkit/election/deleted/';
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((n) => candidate(prefix, n, 5000)));
+    await a!.election.campaign();
+    campaign(b!);
+    await eventually(() => b!.election.lease !== undefined, 2000);
+    campaign(c!);
+    await eventually(() => c!.election.lease !== undefined, 2000);
+    const leaseB = b!.election.lease!;
+    await raw.delete().key(leaseB.key).exec();
+    await eventually(() => b!.failed !== undefined, 2000);
+    expect(b!.failed).toMatchObject({ code: 'FDKIT_LEASE_REVOKED' });
+    expect(leaseB.lost.reason).toBe(b!.failed);
+    await sleep(SETTLE_MS);
+    expect(c!.election.stats()).toEqual({ watchEvents: 1, transactions: 2, ranges: 2, wakeUps: 1 });
+    expect(c!.led).toBeUndefined();
+    // b's lease was revoked on the way out, not left to run out its 5 s TTL.
+    const { leases } = await raw.leaseClient.leaseLeases();
+    expect(leases.map((l) => BigInt(l.ID).toString(16))).not.toContain(leaseB.leaseId);
+    expect((await queue(prefix)).map((k) => k.name)).toEqual(['a', 'c']);
+  });
+
   it('refuses a second campaign while one is under way, and any after close; close leaves a given client open', async () => {
     const prefix = 'fdkit/election/lifecycle/';
     const only = await candidate(prefix, 'only');
