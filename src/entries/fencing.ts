@@ -1,6 +1,7 @@
 /**
  * `fdkit/fencing`: acting safely on a lease. Leases from etcd or Redis (the `etcd3` or `ioredis` package,
- * an optional peer dependency loaded only when a provider is created), fencing tokens, and the fences that refuse a stale
+ * an optional peer dependency loaded only when a provider is created), leader election on etcd by the
+ * queue recipe ({@link createEtcdQueueElection}), fencing tokens, and the fences that refuse a stale
  * holder's writes: in SQL (SQLite, PostgreSQL, MySQL statements), over any compare-and-set store, or
  * through a {@link FencingGuard} in front of a store of your own.
  *
@@ -38,6 +39,13 @@ export {
 export type { EtcdLease } from '../fencing/etcd-lease.js';
 export { createEtcdLeaseProvider } from '../fencing/etcd-lease-provider.js';
 export type { EtcdLeaseProviderOptions } from '../fencing/etcd-lease-settings.js';
+export {
+  type CampaignOptions,
+  createEtcdQueueElection,
+  type EtcdQueueElection,
+  type EtcdQueueElectionStats,
+} from '../fencing/etcd-queue-election.js';
+export type { EtcdQueueElectionOptions } from '../fencing/etcd-queue-election-settings.js';
 export { ETCD_EPOCH_MAX } from '../fencing/etcd-token.js';
 export {
   type FenceCheck,

@@ -17,9 +17,11 @@ const ETCD3_RANGE = '^1.1.2';
  * Imports `etcd3`, or throws a {@link MissingDependencyError} when it is not installed.
  *
  * @param load - the import itself; a test hands it one that fails as a missing package does
+ * @param feature - the function that needs the package, for the message
  */
 export async function loadEtcd3(
   load: () => Promise<Etcd3Module> = () => import('etcd3'),
+  feature = 'createEtcdLeaseProvider',
 ): Promise<Etcd3Module> {
   try {
     return await load();
@@ -27,7 +29,7 @@ export async function loadEtcd3(
     if (!isModuleNotFound(error)) throw error;
     throw new MissingDependencyError(
       'etcd3',
-      `createEtcdLeaseProvider needs the etcd3 package, an optional peer dependency of fdkit: npm install etcd3@${ETCD3_RANGE}`,
+      `${feature} needs the etcd3 package, an optional peer dependency of fdkit: npm install etcd3@${ETCD3_RANGE}`,
       { cause: error },
     );
   }

@@ -48,41 +48,47 @@ export interface EtcdLeaseSettings {
 const OWNER = 'createEtcdLeaseProvider';
 const KNOWN = ['hosts', 'keyPrefix', 'owner', 'clock', 'logger', 'epoch'];
 
-function checkString(option: string, value: unknown): string {
+/** Returns `value` when it is a non-empty string; throws an {@link InvalidOptionError} for `owner`'s option. */
+export function checkString(owner: string, option: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       option,
-      `${OWNER}: option ${option} must be a non-empty string`,
+      `${owner}: option ${option} must be a non-empty string`,
     );
   }
   return value;
 }
 
-function checkHosts(hosts: unknown): string[] {
+/** The etcd URLs of option `hosts` (one, or a non-empty array), as a list; throws for `owner` otherwise. */
+export function checkHosts(owner: string, hosts: unknown): string[] {
   const list = typeof hosts === 'string' ? [hosts] : Array.isArray(hosts) ? hosts : [];
   if (list.length === 0 || !list.every((h) => typeof h === 'string' && /^https?:\/\/\S+$/.test(h))) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'hosts',
-      `${OWNER}: option hosts must be an etcd URL such as "http://127.0.0.1:2379", or a non-empty array of them`,
+      `${owner}: option hosts must be an etcd URL such as "http://127.0.0.1:2379", or a non-empty array of them`,
     );
   }
   return list as string[];
 }
 
+/** The option `epoch` of `owner`: an integer from 0 to {@link ETCD_EPOCH_MAX}, default 0. */
+export function checkEpoch(owner: string, epoch: unknown): number {
+  return epoch === undefined
+    ? 0
+    : checkNumber(owner, 'epoch', epoch, { min: 0, max: ETCD_EPOCH_MAX, integer: true });
+}
+
 /** Checks the options of `createEtcdLeaseProvider` and fills in the defaults. */
 export function etcdLeaseSettings(options: EtcdLeaseProviderOptions): EtcdLeaseSettings {
   checkKnownKeys(OWNER, options, KNOWN);
-  const hosts = checkHosts(options.hosts);
+  const hosts = checkHosts(OWNER, options.hosts);
   const keyPrefix =
-    options.keyPrefix === undefined ? 'fdkit/lease/' : checkString('keyPrefix', options.keyPrefix);
+    options.keyPrefix === undefined ? 'fdkit/lease/' : checkString(OWNER, 'keyPrefix', options.keyPrefix);
   const owner =
-    options.owner === undefined ? `${hostname()}/${process.pid}` : checkString('owner', options.owner);
-  const epoch =
-    options.epoch === undefined
-      ? 0
-      : checkNumber(OWNER, 'epoch', options.epoch, { min: 0, max: ETCD_EPOCH_MAX, integer: true });
+    options.owner === undefined ? `${hostname()}/${process.pid}` : checkString(OWNER, 'owner', options.owner);
+  const epoch = checkEpoch(OWNER, options.epoch);
   checkLogger(OWNER, options.logger);
   const log = childLogger(options.logger ?? silentLogger, { component: 'lease' });
   return { hosts, keyPrefix, owner, clock: options.clock ?? systemClock, log, epoch };

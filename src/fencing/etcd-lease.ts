@@ -22,6 +22,8 @@ import { TrackedLease } from './tracked-lease.js';
 
 /** A lease from etcd: a {@link Lease}, and where its token comes from, for logs and operators. */
 export interface EtcdLease extends Lease {
+  /** The key etcd holds for the lease: the lock key, or in an election the candidate's key. */
+  readonly key: string;
   /** The lock key's create revision: the token without the epoch. */
   readonly revision: bigint;
   /** The provider's epoch, the token's upper bits (`token = epoch × 2^44 + revision`). */
@@ -66,6 +68,7 @@ export interface EtcdLeaseInit {
 
 /** A held etcd lease; made by the etcd lease provider, used through {@link EtcdLease}. */
 export class HeldEtcdLease extends TrackedLease implements EtcdLease {
+  readonly key: string;
   readonly revision: bigint;
   readonly epoch: number;
   readonly clusterId: string;
@@ -81,6 +84,7 @@ export class HeldEtcdLease extends TrackedLease implements EtcdLease {
   constructor(init: EtcdLeaseInit) {
     super(init);
     this.init = init;
+    this.key = init.key;
     this.revision = init.revision;
     this.epoch = init.epoch;
     this.clusterId = BigInt(init.clusterId).toString(16);

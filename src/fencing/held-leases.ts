@@ -67,17 +67,18 @@ export class HeldLeases<L extends TrackedLease> {
     if (this.closed) return false;
     this.closed = true;
     this.closing.abort(new LifecycleError('FDKIT_STOPPED', 'acquire: the lease provider was closed'));
-    await Promise.allSettled([...this.held].map((lease) => this.releaseWithin(lease)));
+    await Promise.allSettled([...this.held].map((lease) => releaseWithinTtl(this.clock, lease)));
     return true;
   }
+}
 
-  private async releaseWithin(lease: L): Promise<void> {
-    const giveUp = new AbortController();
-    const timer = this.clock.setTimer(lease.ttlMs, () => giveUp.abort());
-    try {
-      await lease.release({ signal: giveUp.signal });
-    } finally {
-      timer.cancel();
-    }
+/** Releases `lease`, waiting at most its TTL: by then the lock service has dropped it anyway. */
+export async function releaseWithinTtl(clock: Clock, lease: TrackedLease): Promise<void> {
+  const giveUp = new AbortController();
+  const timer = clock.setTimer(lease.ttlMs, () => giveUp.abort());
+  try {
+    await lease.release({ signal: giveUp.signal });
+  } finally {
+    timer.cancel();
   }
 }
