@@ -24,6 +24,7 @@ export type { SplitBrainResolverOptions } from '../downing/downing-options.js';
 export {
   type DowningSides,
   type DowningSource,
+  type DowningSourceMember,
   SplitBrainResolver,
   type SplitBrainResolverEventMap,
 } from '../downing/split-brain-resolver.js';
