@@ -10,9 +10,9 @@
  * charged twice. With fencing nobody is ever charged twice: A is refused, except with the bare token at
  * after-acquire, where B has not claimed yet and A's write lands, harmlessly, before B reads.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runExample } from './run-example.js';
 
 const MAIN = fileURLToPath(new URL('../../examples/billing/main.ts', import.meta.url));
 const POINTS = ['after-acquire', 'after-claim', 'after-read', 'after-first-write', 'after-done'] as const;
@@ -40,34 +40,6 @@ interface PointResult {
   fenceOnly: boolean;
   withoutFencing: Outcome;
   withFencing: Outcome;
-}
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the example with `args`; ends it (SIGTERM, then SIGKILL, by PID) if it outlives `timeoutMs`. */
-async function example(args: readonly string[], timeoutMs: number): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += String(chunk);
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const term = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-  const kill = setTimeout(() => child.kill('SIGKILL'), timeoutMs + 10_000);
-  const code = await exited;
-  clearTimeout(term);
-  clearTimeout(kill);
-  return { code, stdout, stderr };
 }
 
 function results(stdout: string): Map<string, PointResult> {
@@ -107,11 +79,11 @@ function expectWithoutFencing(point: string, outcome: Outcome, stderr: string): 
 
 describe('examples/billing', () => {
   it('a bad flag or an unknown point is a usage error', async () => {
-    const unknown = await example(['--wake-at', 'after-lunch'], 30_000);
+    const unknown = await runExample(MAIN, ['--wake-at', 'after-lunch'], 30_000);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--wake-at: unknown point "after-lunch"');
     for (const point of POINTS) expect(unknown.stderr).toContain(point);
-    const flag = await example(['--wake-up'], 30_000);
+    const flag = await runExample(MAIN, ['--wake-up'], 30_000);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("'--wake-up'");
     expect(flag.stdout).toBe('');
@@ -120,7 +92,7 @@ describe('examples/billing', () => {
   it('at every wake point: charged twice exactly where B read first without fencing, never with it', {
     timeout: ALL_POINTS_TIMEOUT_MS + 15_000,
   }, async () => {
-    const { code, stdout, stderr } = await example(['--wake-at', 'all'], ALL_POINTS_TIMEOUT_MS);
+    const { code, stdout, stderr } = await runExample(MAIN, ['--wake-at', 'all'], ALL_POINTS_TIMEOUT_MS);
     expect(code, stderr).toBe(0);
     const byPoint = results(stdout);
     expect([...byPoint.keys()]).toEqual([...POINTS]);
@@ -147,7 +119,8 @@ describe('examples/billing', () => {
   it('with the bare token, the database fence refuses A at every point after B has claimed', {
     timeout: ALL_POINTS_TIMEOUT_MS + 15_000,
   }, async () => {
-    const { code, stdout, stderr } = await example(
+    const { code, stdout, stderr } = await runExample(
+      MAIN,
       ['--wake-at', 'all', '--fence-only'],
       ALL_POINTS_TIMEOUT_MS,
     );

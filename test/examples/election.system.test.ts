@@ -5,9 +5,9 @@
  * too, and its late write is refused (by its own lease check at the write, or by the journal's fence that
  * the new holder's claim raised); the journal never takes a write under an older token after a newer one.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runExample } from './run-example.js';
 
 const MAIN = fileURLToPath(new URL('../../examples/election/main.ts', import.meta.url));
 
@@ -22,16 +22,7 @@ interface Summary {
 
 describe('examples/election', () => {
   it('moves the lease with the hint, and fences out the frozen leader', { timeout: 150_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += String(chunk);
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { code, stdout, stderr } = await runExample(MAIN, [], 140_000);
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     const summary = JSON.parse(stdout.trimEnd().split('\n').at(-1) ?? '') as Summary;
     const tokenOf = (name: string) => summary.elected.find((e) => e.name === name)?.token;

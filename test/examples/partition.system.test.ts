@@ -13,15 +13,14 @@
  * Needs root, `ip`, `nft` and etcd; without them the example exits 1 naming what is missing, and this
  * test fails with that message.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultStableAfterMs } from '../../src/downing/downing-options.js';
 import { lan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
+import { runExample } from './run-example.js';
 
 const MAIN = fileURLToPath(new URL('../../examples/partition/main.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Two runs of about 27 s each (measured on 2 shared cores), the namespaces and etcd's start. */
 const RUN_TIMEOUT_MS = 150_000;
 const MEMBERS = 5;
@@ -48,29 +47,6 @@ interface Output {
   noResolverNoFencing: RunResult;
 }
 
-/** Runs the example; ends it (SIGTERM, then SIGKILL, by PID) if it outlives `timeoutMs`. */
-async function example(timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += String(chunk);
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const term = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-  const kill = setTimeout(() => child.kill('SIGKILL'), timeoutMs + 10_000);
-  const code = await exited;
-  clearTimeout(term);
-  clearTimeout(kill);
-  return { code, stdout, stderr };
-}
-
 /** The narration of one run: its lines on stderr. */
 function narration(stderr: string, run: string): string {
   return stderr
@@ -83,7 +59,7 @@ describe('examples/partition', () => {
   it('charges nobody twice with keep-majority and fencing, and some customers twice with neither', {
     timeout: RUN_TIMEOUT_MS + 15_000,
   }, async () => {
-    const { code, stdout, stderr } = await example(RUN_TIMEOUT_MS);
+    const { code, stdout, stderr } = await runExample(MAIN, [], RUN_TIMEOUT_MS);
     expect(code, stderr).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
