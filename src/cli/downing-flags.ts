@@ -2,7 +2,7 @@
  * The flags that choose a split-brain strategy, `--downing STRATEGY [--quorum-size N]
  * [--stable-after-ms MS]`, shared by `fdkit agent` and `fdkit sim` so that both take the same names.
  */
-import type { DowningStrategy, LeaseMajorityStrategy } from '../downing/downing-core.js';
+import type { DowningStrategy, LeaseMajorityStrategy } from '../downing/downing-types.js';
 import { type ParsedFlags, stringFlag, UsageError } from './args.js';
 
 /** The flags' specs, for `commandFlags`. */

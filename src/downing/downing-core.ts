@@ -25,19 +25,6 @@ import {
   staticQuorum,
 } from './strategy.js';
 
-export type {
-  DownAllStrategy,
-  DownDecision,
-  DownedSelfDecision,
-  DowningDecision,
-  DowningLease,
-  DowningStrategy,
-  KeepMajorityStrategy,
-  KeepOldestStrategy,
-  LeaseMajorityStrategy,
-  StaticQuorumStrategy,
-} from './downing-types.js';
-
 /** The core's settings, resolved. */
 export interface DowningCoreSettings {
   readonly self: SideMember;

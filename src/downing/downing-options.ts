@@ -4,7 +4,7 @@ import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { type ProfileName, profiles } from '../swim/profiles.js';
 import { expectedTiming } from '../swim/timing.js';
-import type { DowningLease, DowningStrategy } from './downing-core.js';
+import type { DowningLease, DowningStrategy } from './downing-types.js';
 import type { DowningStrategyName } from './strategy.js';
 
 /** Options of `SplitBrainResolver`. */

@@ -7,13 +7,9 @@ import { InvalidOptionError } from '../errors.js';
 import type { MemberEvent } from '../membership/events.js';
 import type { MemberStateName } from '../membership/member-state.js';
 import { systemClock } from '../runtime/system.js';
-import {
-  type DownDecision,
-  type DownedSelfDecision,
-  DowningCore,
-  type DowningDecision,
-} from './downing-core.js';
+import { DowningCore } from './downing-core.js';
 import { resolveDowningOptions, type SplitBrainResolverOptions } from './downing-options.js';
+import type { DownDecision, DownedSelfDecision, DowningDecision } from './downing-types.js';
 import type { ReachProbe } from './reach-check.js';
 
 /** A member as the resolver reads it from its source. */

@@ -8,6 +8,7 @@
  * @module fdkit/node
  */
 
+export type { SplitBrainResolverOptions } from '../downing/downing-options.js';
 export type {
   DownAllStrategy,
   DownDecision,
@@ -19,8 +20,7 @@ export type {
   KeepOldestStrategy,
   LeaseMajorityStrategy,
   StaticQuorumStrategy,
-} from '../downing/downing-core.js';
-export type { SplitBrainResolverOptions } from '../downing/downing-options.js';
+} from '../downing/downing-types.js';
 export {
   type DowningSides,
   type DowningSource,

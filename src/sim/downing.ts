@@ -9,7 +9,8 @@
  * time from a partition's start to each member's decision. Those figures change only at decisions,
  * crashes and restarts, so they are integrated exactly at those instants, not sampled.
  */
-import { DowningCore, type DowningStrategy } from '../downing/downing-core.js';
+import { DowningCore } from '../downing/downing-core.js';
+import type { DowningStrategy } from '../downing/downing-types.js';
 import type { MemberEvent } from '../membership/events.js';
 import type { VirtualClock } from '../runtime/virtual-clock.js';
 import type { SwimCore } from '../swim/core.js';

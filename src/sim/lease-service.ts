@@ -9,7 +9,7 @@
  * The core asks through a `PromiseLike`, and the simulation runs to its end in one synchronous call, in
  * which no promise callback would ever run: the answer is a thenable settled on virtual time instead.
  */
-import type { DowningLease } from '../downing/downing-core.js';
+import type { DowningLease } from '../downing/downing-types.js';
 import type { VirtualClock } from '../runtime/virtual-clock.js';
 import type { SimProcess } from './process.js';
 

@@ -3,7 +3,7 @@
  * its public surface (the CLI, the benches and the tests build them) and their checks run once, before
  * anything is built, while the rest of `simulation.ts` is the run.
  */
-import type { DowningStrategy, LeaseMajorityStrategy } from '../downing/downing-core.js';
+import type { DowningStrategy, LeaseMajorityStrategy } from '../downing/downing-types.js';
 import { InvalidOptionError } from '../errors.js';
 import { START_INCARNATION_MAX } from '../membership/identity.js';
 import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';

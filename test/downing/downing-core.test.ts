@@ -6,7 +6,8 @@
  * delayed.
  */
 import { describe, expect, it } from 'vitest';
-import { DowningCore, type DowningDecision, type DowningStrategy } from '../../src/downing/downing-core.js';
+import { DowningCore } from '../../src/downing/downing-core.js';
+import type { DowningDecision, DowningStrategy } from '../../src/downing/downing-types.js';
 import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 
 const STABLE = 5_000;

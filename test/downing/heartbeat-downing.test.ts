@@ -5,7 +5,7 @@
  * the two down themselves, and none decides before the wait after it saw the cut.
  */
 import { describe, expect, it } from 'vitest';
-import type { DownDecision, DownedSelfDecision } from '../../src/downing/downing-core.js';
+import type { DownDecision, DownedSelfDecision } from '../../src/downing/downing-types.js';
 import { SplitBrainResolver } from '../../src/downing/split-brain-resolver.js';
 import type { MemberEvent } from '../../src/membership/events.js';
 import { createHeartbeatMonitor, type HeartbeatMonitor } from '../../src/node/heartbeat-monitor.js';

@@ -7,7 +7,8 @@
 import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../examples/support/etcd-server.js';
-import { DowningCore, type DowningDecision } from '../../src/downing/downing-core.js';
+import { DowningCore } from '../../src/downing/downing-core.js';
+import type { DowningDecision } from '../../src/downing/downing-types.js';
 import { createEtcdDowningLease, type EtcdDowningLease, InvalidOptionError } from '../../src/index.js';
 import { systemClock } from '../../src/runtime/system.js';
 
