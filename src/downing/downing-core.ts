@@ -71,8 +71,8 @@ export class DowningCore {
   /** Raised at each change of the view: a check's answer decides only if nothing changed meanwhile. */
   private generation = 0;
   private checking = false;
-  /** The checks in flight (of the members counted, and of those that did not answer the last one). */
-  private readonly inFlight: ReachCheck[] = [];
+  /** The check in flight, told of members the source holds unreachable meanwhile. */
+  private inFlight: ReachCheck | undefined;
   /** What to do once the check in flight answers: check again, and decide. */
   private recheck = false;
   private decideAfterCheck = false;
@@ -140,7 +140,7 @@ export class DowningCore {
     this.flip(name, m, reachable);
     // Held unreachable now: a check in flight need not wait out its probes of it. Last, since the check
     // may end (and decide) at once.
-    if (!reachable) for (const check of [...this.inFlight]) check.forget(name);
+    if (!reachable) this.inFlight?.forget(name);
   }
 
   private flip(name: string, m: Tracked, reachable: boolean): void {
@@ -272,21 +272,21 @@ export class DowningCore {
     this.checking = true;
     const generation = this.generation;
     const startedMs = this.clock.now();
+    // The members counted first, then those that did not answer the last check: the order probes leave in.
     const asked: string[] = [];
     const again: string[] = [];
     for (const [name, m] of this.members) {
-      if (name === this.settings.self.name || !m.reachable) continue;
-      (m.unanswered ? again : asked).push(name);
+      if (name !== this.settings.self.name && m.reachable) (m.unanswered ? again : asked).push(name);
     }
-    let open = 2;
-    const reached = new Set<string>();
-    const answered = (some: ReadonlySet<string>): void => {
-      for (const name of some) reached.add(name);
-      if (--open === 0) this.checked([...asked, ...again], reached, generation, startedMs);
-    };
-    this.inFlight.length = 0;
-    this.inFlight.push(checkReach(asked, reach, ATTEMPTS_REACHABLE, answered));
-    this.inFlight.push(checkReach(again, reach, ATTEMPTS_UNANSWERED, answered));
+    asked.push(...again);
+    const attemptsOf = (name: string): number =>
+      this.members.get(name)?.unanswered === true ? ATTEMPTS_UNANSWERED : ATTEMPTS_REACHABLE;
+    const check = checkReach(asked, reach, attemptsOf, (reached) =>
+      this.checked(asked, reached, generation, startedMs),
+    );
+    // A check that ended at once (probes that answer synchronously) is no longer in flight; one that
+    // ended and started the next has stored that one.
+    if (this.checking && this.inFlight === undefined) this.inFlight = check;
   }
 
   private checked(
@@ -296,9 +296,9 @@ export class DowningCore {
     startedMs: number,
   ): void {
     this.checking = false;
-    this.inFlight.length = 0;
+    this.inFlight = undefined;
     if (this.done) return;
-    const before = this.sides();
+    const sidesBefore = this.sides();
     let lost = false;
     for (const name of names) {
       const m = this.members.get(name);
@@ -314,7 +314,7 @@ export class DowningCore {
     // A side that goes down and lost more members goes down the more: its wait goes on (and it decides).
     // The members it found silent were so when it was asked: the wait runs from then, not from the
     // answers, which take a few probe timeouts to come.
-    if (lost) this.changed(this.stillGoesDown(before), startedMs);
+    if (lost) this.changed(this.stillGoesDown(sidesBefore), startedMs);
     const decide = this.decideAfterCheck && generation === this.generation && !this.leasePending;
     // A check asked meanwhile is for members lost since: on a side that goes down it could only confirm it.
     if (this.recheck && !(decide && this.goesDown(this.sides()))) {

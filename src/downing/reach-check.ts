@@ -20,7 +20,7 @@ export interface ReachCheck {
 }
 
 /**
- * Pings each of `names` up to `attempts` times, one attempt after the other failed, all members at once;
+ * Pings each of `names` up to `attemptsOf(name)` times, one attempt after the other failed, all members at once;
  * `done` gets those that answered, once every member has answered, used its attempts or been forgotten.
  * Retrying keeps a lost datagram from making a member of this side look cut off: at 20 % loss each way,
  * a ping and its ack both arrive 64 % of the time, and its ping-reqs fail in about a fifth of the rest.
@@ -28,7 +28,7 @@ export interface ReachCheck {
 export function checkReach(
   names: readonly string[],
   probe: ReachProbe,
-  attempts: number,
+  attemptsOf: (name: string) => number,
   done: (reached: ReadonlySet<string>) => void,
 ): ReachCheck {
   const reached = new Set<string>();
@@ -49,6 +49,6 @@ export function checkReach(
     });
   };
   if (open.size === 0) done(reached);
-  else for (const name of names) attempt(name, attempts);
+  else for (const name of names) attempt(name, attemptsOf(name));
   return { forget: (name) => settle(name, false) };
 }

@@ -16,7 +16,12 @@ describe('checkReach', () => {
   it('asks again only after a failure, up to the attempts, and reports who answered', () => {
     const { probe, asked } = scripted({ b: [true], c: [false, true], d: [false, false, true] });
     const results: string[][] = [];
-    checkReach(['b', 'c', 'd'], probe, 2, (reached) => results.push([...reached].sort()));
+    checkReach(
+      ['b', 'c', 'd'],
+      probe,
+      () => 2,
+      (reached) => results.push([...reached].sort()),
+    );
     expect(results).toEqual([['b', 'c']]);
     expect(asked.filter((n) => n === 'b')).toHaveLength(1);
     expect(asked.filter((n) => n === 'c')).toHaveLength(2);
@@ -25,7 +30,12 @@ describe('checkReach', () => {
 
   it('answers at once for no member', () => {
     const results: number[] = [];
-    checkReach([], scripted({}).probe, 2, (reached) => results.push(reached.size));
+    checkReach(
+      [],
+      scripted({}).probe,
+      () => 2,
+      (reached) => results.push(reached.size),
+    );
     expect(results).toEqual([0]);
   });
 
@@ -35,7 +45,7 @@ describe('checkReach', () => {
     checkReach(
       ['b', 'c'],
       (_name, done) => pending.push(done),
-      1,
+      () => 1,
       (reached) => results.push([...reached]),
     );
     pending[0]!(true);
@@ -52,7 +62,7 @@ describe('checkReach', () => {
     const check = checkReach(
       ['b', 'c'],
       (name, done) => pending.set(name, done),
-      2,
+      () => 2,
       (reached) => results.push([...reached]),
     );
     pending.get('c')!(true);
@@ -62,5 +72,18 @@ describe('checkReach', () => {
     pending.get('b')!(true);
     check.forget('c');
     expect(results).toEqual([['c']]);
+  });
+
+  it('gives each member its own number of attempts', () => {
+    const { probe, asked } = scripted({ b: [false, true], c: [false, true] });
+    const results: string[][] = [];
+    checkReach(
+      ['b', 'c'],
+      probe,
+      (name) => (name === 'b' ? 2 : 1),
+      (reached) => results.push([...reached]),
+    );
+    expect(results).toEqual([['b']]);
+    expect(asked).toEqual(['b', 'b', 'c']); // the script answers at once: b's second attempt comes first
   });
 });
