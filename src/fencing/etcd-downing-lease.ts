@@ -80,7 +80,7 @@ export async function createEtcdDowningLease(options: EtcdDowningLeaseOptions): 
   const ttlMs = checkNumber(OWNER, 'ttlMs', options.ttlMs ?? 30_000, { min: 1_000, max: 86_400_000 });
   const timeoutMs = checkNumber(OWNER, 'timeoutMs', options.timeoutMs ?? 2_000, { min: 1, max: 600_000 });
   const clock = options.clock ?? systemClock;
-  const etcd = await loadEtcd3();
+  const etcd = await loadEtcd3(undefined, OWNER);
   const client = new etcd.Etcd3({ hosts: [...(list as readonly string[])] });
   return {
     acquire: (owner) => withTimeout(clock, timeoutMs, take(client, key, owner, Math.ceil(ttlMs / 1000))),

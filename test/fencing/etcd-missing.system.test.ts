@@ -43,6 +43,24 @@ describe('etcd3, an optional peer dependency', () => {
     });
   });
 
+  it('without it, createEtcdDowningLease throws FDKIT_MISSING_DEPENDENCY naming itself', () => {
+    const { status, stdout, stderr } = runNode(
+      `
+      const fdkit = await import(${JSON.stringify(DIST)});
+      let error;
+      try { await fdkit.createEtcdDowningLease({ hosts: 'http://127.0.0.1:2379' }); } catch (e) { error = e; }
+      console.log(JSON.stringify({ code: error?.code, message: error?.message }));
+    `,
+      HIDDEN,
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      code: 'FDKIT_MISSING_DEPENDENCY',
+      message: expect.stringMatching(/^createEtcdDowningLease needs the etcd3 package/),
+    });
+  });
+
   it('with etcd3 installed, importing the package still does not load it (350 ms of gRPC for every user)', () => {
     const { status, stdout } = runNode(
       `
