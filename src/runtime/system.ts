@@ -20,8 +20,21 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
     now: () => performance.now(),
     wallNow: () => Date.now(),
     setTimer(delayMs: number, callback: () => void): Timer {
-      const handle = setTimeout(callback, Math.max(0, delayMs));
-      if (unref) handle.unref();
+      // Node dates timeouts in whole milliseconds, so a bare setTimeout can fire up to 1 ms early by
+      // performance.now(), and a caller that measures a duration with now() would see it short.
+      // Rearming for the remainder keeps the contract "not before delayMs".
+      const dueMs = performance.now() + Math.max(0, delayMs);
+      let handle: NodeJS.Timeout;
+      const arm = (ms: number): void => {
+        handle = setTimeout(fire, ms);
+        if (unref) handle.unref();
+      };
+      const fire = (): void => {
+        const leftMs = dueMs - performance.now();
+        if (leftMs > 0) arm(Math.ceil(leftMs));
+        else callback();
+      };
+      arm(Math.max(0, delayMs));
       return { cancel: () => clearTimeout(handle) };
     },
   };

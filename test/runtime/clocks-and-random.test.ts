@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { createSystemClock, Random, VirtualClock } from '../../src/index.js';
 
@@ -101,6 +102,23 @@ describe('system clock', () => {
     });
     cancelled.cancel();
     await new Promise<void>((resolve) => clock.setTimer(5, resolve));
+  });
+
+  it('never fires a timer before its delay by now(), though Node dates timeouts in whole milliseconds', async () => {
+    // Node dates a bare setTimeout from the loop's time in whole milliseconds, so about one timeout
+    // in a hundred fires up to 1 ms early by performance.now(); a thousand in a row catch it.
+    const clock = createSystemClock({ unrefTimers: true });
+    let early = 0;
+    for (let round = 0; round < 1000; round++) {
+      await new Promise<void>((resolve) => {
+        const setAt = performance.now();
+        clock.setTimer(1, () => {
+          if (performance.now() - setAt < 1) early++;
+          resolve();
+        });
+      });
+    }
+    expect(early).toBe(0);
   });
 });
 
