@@ -49,3 +49,6 @@ export function isWireText(s: unknown, maxBytes: number): s is string {
   const bytes = wellFormedUtf8Length(s, maxBytes);
   return bytes >= 0 && bytes <= maxBytes;
 }
+
+/** The highest incarnation: the wire carries incarnations as unsigned 32-bit integers. */
+export const INCARNATION_MAX = 0xffff_ffff;

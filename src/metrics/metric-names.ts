@@ -55,6 +55,12 @@ export const METRICS = {
     [],
     'Name conflicts this member reported: two addresses claiming one name, at most once a push-pull interval each.',
   ),
+  incarnationJumps: define(
+    'incarnation_jumps_total',
+    'counter',
+    [],
+    'Statements claiming an incarnation far above the one held: accusations dropped, alive statements capped. Forged statements, or a restart while held alive.',
+  ),
   deaths: define('deaths_total', 'counter', ['cause'], 'Members this member came to hold dead, by cause.'),
   transitions: define(
     'transitions_total',

@@ -86,6 +86,10 @@ export function nodeMetrics(
     count((c) => c.nameConflicts),
   );
   factory.countOf(
+    METRICS.incarnationJumps,
+    count((c) => c.incarnationJumps),
+  );
+  factory.countOf(
     METRICS.probes,
     count((c) => c.probes),
   );

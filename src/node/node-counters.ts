@@ -75,6 +75,12 @@ export interface NodeCounters {
   delegateErrors: number;
   /** Name conflicts this member reported: one per `conflict` event. */
   nameConflicts: number;
+  /**
+   * Statements that claimed a member's incarnation far above the one held (docs/membership.md, "Forged
+   * statements"): accusations dropped, alive statements believed at the cap. Non-zero without a keyring
+   * means someone forges statements, or a member restarted while held alive.
+   */
+  incarnationJumps: number;
 }
 
 /** The datagram counters of a node or heartbeat monitor, from its transport (zero before it started). */
@@ -139,5 +145,6 @@ export function nodeCounters(
     mergesRefused: core?.mergesRefused ?? 0,
     delegateErrors: core?.delegateErrors ?? 0,
     nameConflicts: core?.nameConflicts ?? 0,
+    incarnationJumps: core?.incarnationJumps ?? 0,
   };
 }

@@ -77,6 +77,12 @@ export interface SwimCounters {
    * reported again at most once a push-pull interval).
    */
   nameConflicts: number;
+  /**
+   * Statements about a member, this one included, that claimed an incarnation more than
+   * `INCARNATION_JUMP_MAX` above the one held (see `incarnation-jump.ts`): accusations and statements
+   * about this member dropped, alive statements and leaves believed at the cap.
+   */
+  incarnationJumps: number;
 }
 
 /** Counters at zero, for a new member. */
@@ -109,5 +115,6 @@ export function zeroSwimCounters(): SwimCounters {
     mergesRefused: 0,
     delegateErrors: 0,
     nameConflicts: 0,
+    incarnationJumps: 0,
   };
 }

@@ -8,6 +8,7 @@ import type { TransitionCause } from '../membership/events.js';
 import { ALIVE, DEAD, LEFT, overrides, SUSPECT, stateName, UNKNOWN } from '../membership/member-state.js';
 import type { NameConflicts } from './conflicts.js';
 import type { SwimContext } from './context.js';
+import { INCARNATION_JUMP_MAX, jumpsAhead } from './incarnation-jump.js';
 import type { AliveUpdate, DeadUpdate, MemberList, SuspectUpdate, Update } from './messages.js';
 import type { Refusal } from './refusal.js';
 import type { Reporter } from './reporter.js';
@@ -73,8 +74,9 @@ export class MembershipRules {
    * filter already accepted it; `moved`: the member's old address was pinged and did not answer, so a
    * new address is a move, not a conflict.
    */
-  alive(a: AliveUpdate, quiet = false, vetted = false, moved = false): void {
+  alive(heard: AliveUpdate, quiet = false, vetted = false, moved = false): void {
     const { view, clock, random, outbox } = this.ctx;
+    let a = heard;
     const { directory, table, order } = view;
     if (a.name === this.ctx.name) {
       if (a.address !== this.ctx.address) {
@@ -95,6 +97,10 @@ export class MembershipRules {
     if (!vetted && this.isNews(a) && this.refuses(a) !== undefined) return;
     const id = known ?? directory.intern(a.name, a.address);
     const current = table.stateOf(id);
+    if (current !== UNKNOWN && jumpsAhead(a.incarnation, table.incarnationOf(id))) {
+      this.ctx.counters.incarnationJumps++;
+      a = { ...a, incarnation: table.incarnationOf(id) + INCARNATION_JUMP_MAX };
+    }
     const now = clock.now();
     if (current === UNKNOWN) {
       table.set(id, ALIVE, a.incarnation, now);
@@ -138,9 +144,10 @@ export class MembershipRules {
    * Applies a dead statement (a left one when its author is the member itself). `ownSuspicion`: this
    * member's own suspicion ran out, and the statement is its own.
    */
-  dead(d: DeadUpdate, ownSuspicion?: Suspicion): void {
+  dead(heard: DeadUpdate, ownSuspicion?: Suspicion): void {
     const { view, clock, outbox } = this.ctx;
     const { directory, table } = view;
+    let d = heard;
     const id = directory.find(d.name);
     if (id === undefined) return;
     if (id === view.selfId) {
@@ -161,6 +168,12 @@ export class MembershipRules {
     const current = table.stateOf(id);
     if (current === UNKNOWN || d.incarnation < table.incarnationOf(id)) return;
     const left = d.from === d.name;
+    if (jumpsAhead(d.incarnation, table.incarnationOf(id))) {
+      this.ctx.counters.incarnationJumps++;
+      // A leave is the member's own word, like an alive statement; a death is an accusation.
+      if (!left) return;
+      d = { ...d, incarnation: table.incarnationOf(id) + INCARNATION_JUMP_MAX };
+    }
     if (!overrides(left ? LEFT : DEAD, d.incarnation, current, table.incarnationOf(id))) return;
     const held = this.port.takeSuspicion(id);
     const suspicion = ownSuspicion ?? held;

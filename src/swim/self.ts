@@ -2,6 +2,8 @@
  * What this member says about itself: its incarnation and metadata, and SWIM's refutation (section 4.2):
  * a member accused at or above its own incarnation announces itself alive at a higher one.
  */
+
+import { INCARNATION_MAX } from '../membership/limits.js';
 import { ALIVE } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
 import type { RefutedEvent } from './events.js';
@@ -44,7 +46,8 @@ export class SelfState {
   /** Announces a life above `heardIncarnation`, the incarnation someone else claimed for this member. */
   refute(heardIncarnation: number): void {
     const { counters, health, view, clock, outbox } = this.ctx;
-    this.incarnation = Math.max(this.incarnation, heardIncarnation) + 1;
+    // The wire carries 32 bits; at the top the refutation cannot override, but it still must encode.
+    this.incarnation = Math.min(INCARNATION_MAX, Math.max(this.incarnation, heardIncarnation) + 1);
     counters.refutations++;
     health.awareness.apply(1);
     view.table.set(view.selfId, ALIVE, this.incarnation, clock.now());

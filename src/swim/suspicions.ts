@@ -15,6 +15,7 @@ import {
 } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
 import type { MemberSuspicion } from './core-types.js';
+import { jumpsAhead } from './incarnation-jump.js';
 import type { SuspicionSource } from './member-view.js';
 import type { DeadUpdate, SuspectUpdate } from './messages.js';
 import type { Reporter } from './reporter.js';
@@ -73,6 +74,12 @@ export class Suspicions implements SuspicionSource {
     }
     const current = view.table.stateOf(id);
     if (current === UNKNOWN) return;
+    // An accusation far above the life held is forged or about a life this member never heard of; its
+    // own probes cover the member's liveness either way (`incarnation-jump.ts`).
+    if (jumpsAhead(s.incarnation, view.table.incarnationOf(id))) {
+      counters.incarnationJumps++;
+      return;
+    }
     if (this.isStaleRumour(id, current, s.incarnation)) return;
     if (current === SUSPECT) {
       // Another member suspects it too: a confirmation that shortens the timeout, worth passing on.
