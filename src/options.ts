@@ -66,6 +66,16 @@ export function checkNumber(owner: string, option: string, value: unknown, range
   return value as number;
 }
 
+/** Returns `value` when it is a non-empty string, otherwise throws. */
+export function checkNonEmptyString(owner: string, option: string, value: unknown): string {
+  if (typeof value === 'string' && value !== '') return value;
+  throw new InvalidOptionError(
+    'FDKIT_INVALID_OPTION',
+    option,
+    `${owner}: option ${option} must be a non-empty string, got ${describeReceived(value)}`,
+  );
+}
+
 /** Returns `value` when it is one of `allowed`, otherwise throws. */
 export function checkChoice<T extends string>(
   owner: string,

@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import { InvalidOptionError } from '../errors.js';
-import { checkKnownKeys, checkNumber } from '../options.js';
+import { checkKnownKeys, checkNonEmptyString, checkNumber, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, childLogger, type Logger, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
@@ -46,28 +46,25 @@ export interface EtcdLeaseSettings {
 }
 
 const OWNER = 'createEtcdLeaseProvider';
+const ETCD_URL = /^https?:\/\/\S+$/;
 const KNOWN = ['hosts', 'keyPrefix', 'owner', 'clock', 'logger', 'epoch'];
 
-/** Returns `value` when it is a non-empty string; throws an {@link InvalidOptionError} for `owner`'s option. */
-export function checkString(owner: string, option: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      option,
-      `${owner}: option ${option} must be a non-empty string`,
-    );
-  }
-  return value;
+/** The received `hosts` for a message: the first offending entry of an array, so a typo in a list shows. */
+function describeHosts(hosts: unknown): string {
+  if (!Array.isArray(hosts)) return describeReceived(hosts);
+  if (hosts.length === 0) return 'an empty array';
+  const bad = hosts.findIndex((h) => typeof h !== 'string' || !ETCD_URL.test(h));
+  return `an array whose entry ${bad} is ${describeReceived(hosts[bad])}`;
 }
 
 /** The etcd URLs of option `hosts` (one, or a non-empty array), as a list; throws for `owner` otherwise. */
 export function checkHosts(owner: string, hosts: unknown): string[] {
   const list = typeof hosts === 'string' ? [hosts] : Array.isArray(hosts) ? hosts : [];
-  if (list.length === 0 || !list.every((h) => typeof h === 'string' && /^https?:\/\/\S+$/.test(h))) {
+  if (list.length === 0 || !list.every((h) => typeof h === 'string' && ETCD_URL.test(h))) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'hosts',
-      `${owner}: option hosts must be an etcd URL such as "http://127.0.0.1:2379", or a non-empty array of them`,
+      `${owner}: option hosts must be an etcd URL such as "http://127.0.0.1:2379", or a non-empty array of them, got ${describeHosts(hosts)}`,
     );
   }
   return list as string[];
@@ -85,9 +82,13 @@ export function etcdLeaseSettings(options: EtcdLeaseProviderOptions): EtcdLeaseS
   checkKnownKeys(OWNER, options, KNOWN);
   const hosts = checkHosts(OWNER, options.hosts);
   const keyPrefix =
-    options.keyPrefix === undefined ? 'fdkit/lease/' : checkString(OWNER, 'keyPrefix', options.keyPrefix);
+    options.keyPrefix === undefined
+      ? 'fdkit/lease/'
+      : checkNonEmptyString(OWNER, 'keyPrefix', options.keyPrefix);
   const owner =
-    options.owner === undefined ? `${hostname()}/${process.pid}` : checkString(OWNER, 'owner', options.owner);
+    options.owner === undefined
+      ? `${hostname()}/${process.pid}`
+      : checkNonEmptyString(OWNER, 'owner', options.owner);
   const epoch = checkEpoch(OWNER, options.epoch);
   checkLogger(OWNER, options.logger);
   const log = childLogger(options.logger ?? silentLogger, { component: 'lease' });

@@ -4,12 +4,12 @@
  */
 import { hostname } from 'node:os';
 import { InvalidOptionError } from '../errors.js';
-import { checkKnownKeys, describeReceived } from '../options.js';
+import { checkKnownKeys, checkNonEmptyString, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, childLogger, type Logger, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
 import type { Etcd3Module } from './etcd-client.js';
-import { checkEpoch, checkHosts, checkString } from './etcd-lease-settings.js';
+import { checkEpoch, checkHosts } from './etcd-lease-settings.js';
 import { type CheckedTimings, checkTimings, type LeaseTimings } from './lease-timings.js';
 
 type Etcd3 = InstanceType<Etcd3Module['Etcd3']>;
@@ -126,7 +126,9 @@ export function etcdQueueElectionSettings(options: EtcdQueueElectionOptions): Et
   const connection = checkConnection(options);
   const prefix = checkPrefix(options.prefix);
   const name =
-    options.name === undefined ? `${hostname()}/${process.pid}` : checkString(OWNER, 'name', options.name);
+    options.name === undefined
+      ? `${hostname()}/${process.pid}`
+      : checkNonEmptyString(OWNER, 'name', options.name);
   const timings = checkTimings(OWNER, options);
   const epoch = checkEpoch(OWNER, options.epoch);
   checkLogger(OWNER, options.logger);

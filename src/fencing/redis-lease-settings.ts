@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import { InvalidOptionError } from '../errors.js';
-import { checkKnownKeys, describeReceived } from '../options.js';
+import { checkKnownKeys, checkNonEmptyString, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
 import { checkLogger, childLogger, type Logger, silentLogger } from '../runtime/logger.js';
 import { systemClock } from '../runtime/system.js';
@@ -48,17 +48,6 @@ export interface RedisLeaseSettings {
 const OWNER = 'createRedisLeaseProvider';
 const KNOWN = ['url', 'keyPrefix', 'owner', 'clock', 'logger'];
 
-function checkString(option: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new InvalidOptionError(
-      'FDKIT_INVALID_OPTION',
-      option,
-      `${OWNER}: option ${option} must be a non-empty string, got ${describeReceived(value)}`,
-    );
-  }
-  return value;
-}
-
 /** The received URL for a message, with any user and password in it masked: messages end up in logs. */
 function describeUrl(value: unknown): string {
   return describeReceived(typeof value === 'string' ? value.replace(/\/\/[^/@\s]*@/, '//***@') : value);
@@ -80,9 +69,13 @@ export function redisLeaseSettings(options: RedisLeaseProviderOptions): RedisLea
   checkKnownKeys(OWNER, options, KNOWN);
   const url = checkUrl(options.url);
   const keyPrefix =
-    options.keyPrefix === undefined ? 'fdkit:lease:' : checkString('keyPrefix', options.keyPrefix);
+    options.keyPrefix === undefined
+      ? 'fdkit:lease:'
+      : checkNonEmptyString(OWNER, 'keyPrefix', options.keyPrefix);
   const owner =
-    options.owner === undefined ? `${hostname()}/${process.pid}` : checkString('owner', options.owner);
+    options.owner === undefined
+      ? `${hostname()}/${process.pid}`
+      : checkNonEmptyString(OWNER, 'owner', options.owner);
   checkLogger(OWNER, options.logger);
   const log = childLogger(options.logger ?? silentLogger, { component: 'lease' });
   return { url, keyPrefix, owner, clock: options.clock ?? systemClock, log };

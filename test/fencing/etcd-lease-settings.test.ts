@@ -39,23 +39,23 @@ describe('etcd lease provider options: hosts', () => {
   });
 
   it.each([
-    ['an empty string', ''],
-    ['an empty array', []],
-    ['no URL', 'localhost:2379'],
-    ['another scheme', 'ftp://127.0.0.1:2379'],
-    ['no host', 'http://'],
-    ['text before the scheme', 'xhttp://127.0.0.1:2379'],
-    ['a space after the host', 'http://127.0.0.1:2379 x'],
-    ['a space in the host', 'http:// 127.0.0.1'],
-    ['one bad URL among good ones', [HOST, 'nope']],
-    ['a non-string among the URLs', [HOST, 2379]],
-    ['a String object', [new String(HOST)]],
-    ['neither a string nor an array', { url: HOST }],
-    ['nothing', undefined],
-  ])('refuses %s', (_what, hosts) => {
+    ['an empty string', '', '"" (a string)'],
+    ['an empty array', [], 'an empty array'],
+    ['no URL', 'localhost:2379', '"localhost:2379" (a string)'],
+    ['another scheme', 'ftp://127.0.0.1:2379', '"ftp://127.0.0.1:2379" (a string)'],
+    ['no host', 'http://', '"http://" (a string)'],
+    ['text before the scheme', 'xhttp://127.0.0.1:2379', '"xhttp://127.0.0.1:2379" (a string)'],
+    ['a space after the host', 'http://127.0.0.1:2379 x', '"http://127.0.0.1:2379 x" (a string)'],
+    ['a space in the host', 'http:// 127.0.0.1', '"http:// 127.0.0.1" (a string)'],
+    ['one bad URL among good ones', [HOST, 'nope'], 'an array whose entry 1 is "nope" (a string)'],
+    ['a non-string among the URLs', [HOST, 2379], 'an array whose entry 1 is 2379 (a number)'],
+    ['a String object', [new String(HOST)], 'an array whose entry 0 is an object'],
+    ['neither a string nor an array', { url: HOST }, 'an object'],
+    ['nothing', undefined, 'undefined'],
+  ])('refuses %s, and names what it got', (_what, hosts, received) => {
     expect(refused({ hosts }, 'hosts')).toMatchObject({
       code: 'FDKIT_INVALID_OPTION',
-      message: HOSTS_MESSAGE,
+      message: `${HOSTS_MESSAGE}, got ${received}`,
     });
   });
 });
@@ -81,10 +81,13 @@ describe('etcd lease provider options: keyPrefix, owner, epoch, clock, logger', 
   });
 
   it.each(['keyPrefix', 'owner'])('%s must be a non-empty string', (option) => {
-    for (const value of ['', 7]) {
+    for (const [value, received] of [
+      ['', '"" (a string)'],
+      [7, '7 (a number)'],
+    ] as const) {
       expect(refused({ hosts: HOST, [option]: value }, option)).toMatchObject({
         code: 'FDKIT_INVALID_OPTION',
-        message: `createEtcdLeaseProvider: option ${option} must be a non-empty string`,
+        message: `createEtcdLeaseProvider: option ${option} must be a non-empty string, got ${received}`,
       });
     }
   });

@@ -52,14 +52,13 @@ describe('etcd queue election options: hosts or client', () => {
   });
 
   it.each([
-    ['no URL', 'localhost:2379'],
-    ['an empty array', []],
-    ['a non-string among the URLs', [HOST, 2379]],
-  ])('refuses hosts that are %s, in the lease provider words, for this function', (_what, hosts) => {
+    ['no URL', 'localhost:2379', '"localhost:2379" (a string)'],
+    ['an empty array', [], 'an empty array'],
+    ['a non-string among the URLs', [HOST, 2379], 'an array whose entry 1 is 2379 (a number)'],
+  ])('refuses hosts that are %s, in the lease provider words, for this function', (_what, hosts, got) => {
     expect(refused({ ...BASE, hosts }, 'hosts')).toMatchObject({
       code: 'FDKIT_INVALID_OPTION',
-      message:
-        'createEtcdQueueElection: option hosts must be an etcd URL such as "http://127.0.0.1:2379", or a non-empty array of them',
+      message: `createEtcdQueueElection: option hosts must be an etcd URL such as "http://127.0.0.1:2379", or a non-empty array of them, got ${got}`,
     });
   });
 
@@ -147,9 +146,12 @@ describe('etcd queue election options: timings, name, epoch, clock, logger', () 
   });
 
   it('name must be a non-empty string', () => {
-    for (const name of ['', 7]) {
+    for (const [name, got] of [
+      ['', '"" (a string)'],
+      [7, '7 (a number)'],
+    ] as const) {
       expect(refused({ ...BASE, name }, 'name').message).toBe(
-        'createEtcdQueueElection: option name must be a non-empty string',
+        `createEtcdQueueElection: option name must be a non-empty string, got ${got}`,
       );
     }
   });
