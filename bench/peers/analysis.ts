@@ -5,8 +5,8 @@
  * out, no clock and no I/O, so that the tests can feed it made-up runs.
  */
 import { formatNumber, formatRatio } from '../support/format.js';
-import { type Spread, spread, total } from '../support/stats.js';
-import type { PeerEvent, SystemName } from './events.js';
+import { ratio, type Spread, spread, total } from '../support/stats.js';
+import { type PeerEvent, SYSTEMS, type SystemName } from './events.js';
 
 /** A fault the bench injected into one system, and the window it watched afterwards. */
 export interface Fault {
@@ -244,6 +244,55 @@ export function summarizeCost(costs: readonly MemberCost[], bytesMeasured: boole
     allBytesPerSec: bytesMeasured && n > 0 ? udp / n + tcp : null,
     tcpBytesPerSec: bytesMeasured && n > 0 ? tcp : null,
   };
+}
+
+/**
+ * `a`'s CPU over `b`'s in one window: the ratio of the two medians over members. Null when either system
+ * has no member in the window or `b`'s median is 0.
+ */
+export function cpuRatio(
+  costs: Readonly<Partial<Record<SystemName, readonly MemberCost[]>>>,
+  a: SystemName,
+  b: SystemName,
+): number | null {
+  const m = (x: SystemName): number | null => spread((costs[x] ?? []).map((c) => c.cpuPercent)).median;
+  return ratio(m(a), m(b));
+}
+
+/**
+ * Each member's figures averaged over windows of equal length, per system: the whole measurement as one
+ * window. A member missing from some windows (it exited) is averaged over the windows that have it; its
+ * RSS is the last one read.
+ */
+export function meanCosts(
+  windows: readonly Readonly<Partial<Record<SystemName, readonly MemberCost[]>>>[],
+): Partial<Record<SystemName, MemberCost[]>> {
+  const out: Partial<Record<SystemName, MemberCost[]>> = {};
+  for (const system of SYSTEMS) {
+    const byName = new Map<string, MemberCost[]>();
+    for (const w of windows) {
+      for (const c of w[system] ?? []) {
+        const list = byName.get(c.name) ?? [];
+        list.push(c);
+        byName.set(c.name, list);
+      }
+    }
+    if (byName.size === 0) continue;
+    out[system] = [...byName].map(([name, cs]) => {
+      const mean = (f: (c: MemberCost) => number): number => cs.reduce((a, c) => a + f(c), 0) / cs.length;
+      return {
+        name,
+        cpuPercent: mean((c) => c.cpuPercent),
+        datagramsOutPerSec: mean((c) => c.datagramsOutPerSec),
+        datagramsInPerSec: mean((c) => c.datagramsInPerSec),
+        udpPayloadBytesPerSec: mean((c) => c.udpPayloadBytesPerSec),
+        udpIpBytesPerSec: mean((c) => c.udpIpBytesPerSec),
+        tcpServerBytesPerSec: mean((c) => c.tcpServerBytesPerSec),
+        rssMb: cs[cs.length - 1]!.rssMb,
+      };
+    });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------

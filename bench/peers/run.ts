@@ -4,7 +4,7 @@
  * the result; absolute numbers move with the machine's load.
  *
  * Usage: `npm run bench:peers` or `npx tsx bench/peers/run.ts [--members N] [--reps R] [--pause-s S]
- * [--warmup-s S] [--steady-s S] [--idle-members N] [--idle-warmup-s S] [--idle-s S] [--kill-wait-s S]
+ * [--warmup-s S] [--steady-s S] [--idle-members N] [--idle-warmup-s S] [--idle-s S] [--idle-windows K] [--kill-wait-s S]
  * [--settle-s S] [--systems fdkit,serf,memberlist] [--skip-faults] [--skip-idle] [--timeout-s S]
  * [--no-write] [--json]`. The defaults take about five minutes. Progress goes to stderr, the table to
  * stdout (the JSON instead with `--json`), results to `bench/results/peers.json` and `peers.md`.
@@ -47,14 +47,16 @@ import { ensureDist, sourceState } from '../support/dist.js';
 import { benchFlags, numberFlag, stringFlag, usageError } from '../support/flags.js';
 import { formatSpread, formatTable, markdownTable, plainDigits } from '../support/format.js';
 import { machine, progress, sleep, toJson, writeResult } from '../support/report.js';
-import { ratio, round, spread } from '../support/stats.js';
+import { median, ratio, round, spread } from '../support/stats.js';
 import {
   analyzeKill,
   type CostSummary,
   comparisonCells,
+  cpuRatio,
   type Fault,
   type FaultSummary,
   type MemberCost,
+  meanCosts,
   type Row,
   summarizeCost,
   summarizeFaults,
@@ -81,6 +83,8 @@ interface Settings {
   readonly idleMembers: number;
   readonly idleWarmupS: number;
   readonly idleS: number;
+  /** Consecutive windows the idle measurement is cut into: the CPU ratio is their median. */
+  readonly idleWindows: number;
   readonly killWaitS: number;
   readonly settleS: number;
   readonly systems: readonly SystemName[];
@@ -92,7 +96,7 @@ interface Settings {
 }
 
 const USAGE =
-  'usage: tsx bench/peers/run.ts [--members N] [--reps R] [--pause-s S] [--warmup-s S] [--steady-s S] [--idle-members N] [--idle-warmup-s S] [--idle-s S] [--kill-wait-s S] [--settle-s S] [--systems fdkit,serf,memberlist] [--skip-faults] [--skip-idle] [--timeout-s S] [--no-write] [--json]';
+  'usage: tsx bench/peers/run.ts [--members N] [--reps R] [--pause-s S] [--warmup-s S] [--steady-s S] [--idle-members N] [--idle-warmup-s S] [--idle-s S] [--idle-windows K] [--kill-wait-s S] [--settle-s S] [--systems fdkit,serf,memberlist] [--skip-faults] [--skip-idle] [--timeout-s S] [--no-write] [--json]';
 
 const CONVERGE_TIMEOUT_MS = 60_000;
 const LATE_EVENTS_MS = 2000;
@@ -108,6 +112,7 @@ function settings(argv: readonly string[]): Settings {
     'idle-members': { kind: 'integer', min: 2, max: 50 },
     'idle-warmup-s': { kind: 'number', min: 0, max: 600 },
     'idle-s': { kind: 'number', min: 1, max: 600 },
+    'idle-windows': { kind: 'integer', min: 1, max: 60 },
     'kill-wait-s': { kind: 'number', min: 1, max: 120 },
     'settle-s': { kind: 'number', min: 0, max: 120 },
     systems: { kind: 'string' },
@@ -131,6 +136,7 @@ function settings(argv: readonly string[]): Settings {
     idleMembers: num('idle-members', 20),
     idleWarmupS: num('idle-warmup-s', 30),
     idleS: num('idle-s', 60),
+    idleWindows: num('idle-windows', 6),
     killWaitS: num('kill-wait-s', 30),
     settleS: num('settle-s', 10),
     systems: SYSTEMS.filter((x) => systems.includes(x)),
@@ -252,6 +258,15 @@ async function measure(clusters: readonly Cluster[], seconds: number): Promise<C
     });
   });
   return { seconds: netSeconds, costs, threadTimeLost: lost };
+}
+
+/** fdkit / `other` idle CPU, window by window, and its median over the windows. */
+function windowRatios(
+  windows: readonly CostWindow[],
+  other: SystemName,
+): { values: number[]; median: number | null } {
+  const values = windows.map((w) => cpuRatio(w.costs, 'fdkit', other)).filter((r): r is number => r !== null);
+  return { values, median: values.length === 0 ? null : median(values) };
 }
 
 /** A window with no fault, watched for false positives. */
@@ -382,7 +397,10 @@ async function pauseOne(s: Settings, r: number, log: FaultLog): Promise<void> {
 }
 
 interface IdleRun {
+  /** The whole idle measurement: each member's figures averaged over the windows. */
   readonly window: CostWindow;
+  /** Each window's members, per system. */
+  readonly windows: readonly CostWindow[];
   readonly summaries: Readonly<Partial<Record<SystemName, FaultSummary>>>;
 }
 
@@ -390,14 +408,27 @@ async function runIdle(s: Settings, launch: Launch, ports: PortPool): Promise<Id
   progress(`idle: starting ${s.idleMembers} members of each of ${s.systems.join(', ')}`);
   const clusters = await form(s.systems, s.idleMembers, launch, ports);
   try {
-    progress(`warming up ${s.idleWarmupS} s, then measuring ${s.idleS} s`);
+    progress(
+      `warming up ${s.idleWarmupS} s, then measuring ${s.idleS} s in ${s.idleWindows} windows of ${round(s.idleS / s.idleWindows, 1)} s`,
+    );
     await sleep(s.idleWarmupS * 1000);
     const atMs = performance.now();
-    const window = await measure(clusters, s.idleS);
+    const windows: CostWindow[] = [];
+    for (let k = 0; k < s.idleWindows; k++) {
+      const w = await measure(clusters, s.idleS / s.idleWindows);
+      windows.push(w);
+      const r = cpuRatio(w.costs, 'fdkit', 'memberlist');
+      if (r !== null) progress(`window ${k + 1}/${s.idleWindows}: fdkit / memberlist CPU ${r.toFixed(2)} ×`);
+    }
     const endMs = performance.now();
     const summaries: Partial<Record<SystemName, FaultSummary>> = {};
     for (const c of clusters) summaries[c.system] = summarizeFaults(c.events, [quiet(c, atMs, endMs, [])]);
-    return { window, summaries };
+    const window: CostWindow = {
+      seconds: windows.reduce((a, w) => a + w.seconds, 0),
+      costs: meanCosts(windows.map((w) => w.costs)),
+      threadTimeLost: [...new Set(windows.flatMap((w) => w.threadTimeLost))],
+    };
+    return { window, windows, summaries };
   } finally {
     for (const c of clusters) c.stop();
   }
@@ -587,7 +618,7 @@ function markdown(
       ? `Faults: ${s.members} members per system, ${s.reps} repetitions of SIGKILL (then a replacement joins) and SIGSTOP for ${s.pauseS} s (then ${s.settleS} s of settling); steady state ${s.steadyS} s after ${s.warmupS} s of warm-up.`
       : '',
     s.idle
-      ? `Idle: ${s.idleMembers} members per system, ${s.idleS} s after ${s.idleWarmupS} s of warm-up.`
+      ? `Idle: ${s.idleMembers} members per system, ${s.idleS} s (${s.idleWindows} windows) after ${s.idleWarmupS} s of warm-up.`
       : '',
     '',
     markdownTable(header, cells),
@@ -693,6 +724,13 @@ async function run(s: Settings): Promise<void> {
       })
       .join('; ');
     notes.push(`False positives during the idle window: ${idleFalse}.`);
+    for (const other of settingsUsed.systems.filter((x) => x !== 'fdkit')) {
+      const r = windowRatios(idleRun.windows, other);
+      if (r.median === null) continue;
+      notes.push(
+        `Idle CPU, fdkit / ${other}, window by window (each the ratio of the medians over members, ${round(s.idleS / s.idleWindows, 1)} s each): ${r.values.map((v) => v.toFixed(2)).join(', ')}; median ${r.median.toFixed(2)} ×.`,
+      );
+    }
   }
   const lost = [...(faultRun?.steady.threadTimeLost ?? []), ...(idleRun?.window.threadTimeLost ?? [])];
   if (lost.length > 0) {
@@ -761,6 +799,11 @@ async function run(s: Settings): Promise<void> {
               Object.entries(idleRun.summaries).map(([k, v]) => [k, v.bystanders]),
             ),
             perMember: idleRun.window.costs,
+            windowCpuRatios: Object.fromEntries(
+              settingsUsed.systems
+                .filter((x) => x !== 'fdkit')
+                .map((x) => [x, windowRatios(idleRun.windows, x)]),
+            ),
           },
     valid: unexpected.length === 0,
     unexpectedExits: unexpected,

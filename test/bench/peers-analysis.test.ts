@@ -9,8 +9,10 @@ import {
   analyzeKill,
   analyzePause,
   comparisonCells,
+  cpuRatio,
   type Fault,
   type MemberCost,
+  meanCosts,
   summarizeCost,
   summarizeFaults,
   timeline,
@@ -185,6 +187,48 @@ describe('summarizeCost', () => {
     expect(s.allBytesPerSec).toBeNull();
     expect(s.datagramsOutPerSec.median).toBeNull();
     expect(s.cpuPercent.median).toBe(0.2);
+  });
+});
+
+describe('idle windows: cpuRatio and meanCosts', () => {
+  const cost = (name: string, cpu: number, rssMb = 10): MemberCost => ({
+    name,
+    cpuPercent: cpu,
+    datagramsOutPerSec: 2,
+    datagramsInPerSec: 2,
+    udpPayloadBytesPerSec: 100,
+    udpIpBytesPerSec: 156,
+    tcpServerBytesPerSec: 0,
+    rssMb,
+  });
+
+  it('divides the median of one system by the median of the other, not the means', () => {
+    // fdkit's median is 0.2 (its mean, 0.4, is pulled up by one busy member); memberlist's 0.25.
+    const costs = {
+      fdkit: [cost('a', 0.1), cost('b', 0.2), cost('c', 0.9)],
+      memberlist: [cost('x', 0.2), cost('y', 0.3)],
+    };
+    expect(cpuRatio(costs, 'fdkit', 'memberlist')).toBeCloseTo(0.8, 12);
+  });
+
+  it('has no ratio when a system has no member or uses no CPU', () => {
+    expect(cpuRatio({ fdkit: [cost('a', 0.1)] }, 'fdkit', 'memberlist')).toBeNull();
+    expect(
+      cpuRatio({ fdkit: [cost('a', 0.1)], memberlist: [cost('x', 0)] }, 'fdkit', 'memberlist'),
+    ).toBeNull();
+  });
+
+  it('averages each member over the windows it is in, and keeps its last RSS', () => {
+    const merged = meanCosts([
+      { fdkit: [cost('a', 0.1, 50), cost('b', 0.3, 60)], memberlist: [cost('x', 0.2)] },
+      { fdkit: [cost('a', 0.3, 52)], memberlist: [cost('x', 0.4)] },
+    ]);
+    expect(merged.fdkit?.map((c) => [c.name, c.cpuPercent, c.rssMb])).toEqual([
+      ['a', expect.closeTo(0.2, 12), 52],
+      ['b', 0.3, 60],
+    ]);
+    expect(merged.memberlist?.map((c) => c.cpuPercent)).toEqual([expect.closeTo(0.3, 12)]);
+    expect(merged.serf).toBeUndefined();
   });
 });
 
