@@ -121,6 +121,7 @@ function streamTable(runs: readonly RunResult[]): string {
         String(g.reset),
         String(g.ended),
         String(g.held),
+        String(g.unconnected),
         `${g.maxMs} ms`,
       ]);
     }
@@ -133,6 +134,7 @@ function streamTable(runs: readonly RunResult[]): string {
       'reset by member',
       'ended by member',
       'held until the fuzzer closed',
+      'never connected (listen backlog full)',
       'slowest end',
     ],
     rows,
@@ -195,7 +197,7 @@ function prose(plain: RunResult | undefined, keyring: RunResult | undefined): st
   if (keyring !== undefined) {
     out.push(
       '',
-      `**With a keyring** the attacker changes nothing: of ${keyring.packets.toLocaleString('en')} datagrams, every one that was not a replay of the members' own sealed traffic was dropped before it was read (${keyring.datagramDrops['not-encrypted'] ?? 0} \`not-encrypted\`, ${keyring.datagramDrops['decrypt-failed'] ?? 0} \`decrypt-failed\`, exactly as many as the fuzzer sent of each), ${keyring.stateChanges} state changes, ${keyring.incarnationJumps} incarnation jumps, ${keyring.exceptions.length} exceptions, RSS ${mb(keyring.rssBeforeBytes)} before and ${mb(keyring.rssAfterBytes)} after, event-loop delay p99 ${keyring.loopDelayMs.p99.toFixed(1)} ms. Replayed sealed packets (stale, duplicated, from other addresses) open, and change nothing: they say what the members already hold.`,
+      `**With a keyring** the attacker changes nothing: of ${keyring.packets.toLocaleString('en')} datagrams, every one that was not a replay of the members' own sealed traffic was dropped before it was read (${keyring.datagramDrops['not-encrypted'] ?? 0} \`not-encrypted\`, ${keyring.datagramDrops['decrypt-failed'] ?? 0} \`decrypt-failed\`; the fuzzer sent ${keyring.expectedKeyringDrops['not-encrypted'] ?? 0} and ${keyring.expectedKeyringDrops['decrypt-failed'] ?? 0}, telling them apart by their first byte), ${keyring.stateChanges} state changes, ${keyring.incarnationJumps} incarnation jumps, ${keyring.exceptions.length} exceptions, RSS ${mb(keyring.rssBeforeBytes)} before and ${mb(keyring.rssAfterBytes)} after, event-loop delay p99 ${keyring.loopDelayMs.p99.toFixed(1)} ms. Replayed sealed packets (stale, duplicated, from other addresses) open, and change nothing: they say what the members already hold.`,
     );
   }
   if (plain !== undefined) {
@@ -204,8 +206,8 @@ function prose(plain: RunResult | undefined, keyring: RunResult | undefined): st
       '',
       `**Without a keyring** no datagram crashed anything or went uncounted: ${plain.exceptions.length} exceptions, ${total(plain.datagramDrops).toLocaleString('en')} drops (at least the ${plain.invalidByConstruction.toLocaleString('en')} invalid by construction), RSS ${mb(plain.rssBeforeBytes)} before and ${mb(plain.rssAfterBytes)} after (peak ${mb(plain.rssPeakBytes)}), event-loop delay p99 ${plain.loopDelayMs.p99.toFixed(1)} ms. Forged statements are believed within the cap: ${plain.stateChanges} member events (strangers joining and dying, near deaths refuted), ${plain.incarnationJumps} statements capped, and all three members held each other alive again ${(plain.settleMs / 1000).toFixed(1)} s after the attack.` +
         (top
-          ? " But the members' own incarnations ended at 2^32 − 1: a member accused about itself far ahead refutes above the accusation, uncapped, so one forged datagram sent to the victim itself puts it at the top (see the report of the fuzz branch)."
-          : ''),
+          ? " But a member's own incarnation reached 2^32 − 1: a refutation followed a forged accusation to the top."
+          : ` A member accused about itself far ahead climbs no higher than 2^20 above the wall clock in seconds: the members' own incarnations went from ${plain.incarnationsBefore.join(', ')} to ${plain.incarnationsAfter.join(', ')}, far below 2^32 − 1.`),
     );
   }
   out.push(

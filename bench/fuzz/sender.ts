@@ -11,6 +11,8 @@ import type { FuzzCluster } from './cluster.js';
 
 const SOURCES = ['127.0.0.1', '127.0.0.2', '127.0.0.3'] as const;
 const WAIT_STEP_MS = 2;
+/** Well below a socket's default receive buffer (212,992 bytes on Linux), which also counts overheads. */
+const BYTES_IN_FLIGHT_MAX = 96 * 1024;
 /** A member that takes no datagram for this long is stuck: the run stops waiting and says so. */
 const STALL_MS = 10_000;
 
@@ -18,6 +20,8 @@ export class Sender {
   private readonly sockets: Socket[] = [];
   /** Datagrams sent to each member (by index), and what the member had received before the first. */
   private readonly sent: number[];
+  /** Per member, the bytes of its first i datagrams at index i. */
+  private readonly cumulative: number[][];
   private base: readonly number[] = [];
   private arrived: readonly number[] = [];
   replies = 0;
@@ -31,6 +35,7 @@ export class Sender {
     private readonly window: number,
   ) {
     this.sent = ports.map(() => 0);
+    this.cumulative = ports.map(() => [0]);
   }
 
   async open(): Promise<void> {
@@ -52,7 +57,9 @@ export class Sender {
 
   /** Sends `bytes` to member `member` from source `source` once the member has room for it. */
   async send(member: number, source: number, bytes: Uint8Array): Promise<void> {
-    await this.room(member);
+    await this.room(member, bytes.length);
+    const cumulative = this.cumulative[member]!;
+    cumulative.push(cumulative[cumulative.length - 1]! + bytes.length);
     this.sent[member]!++;
     const socket = this.sockets[source % this.sockets.length]!;
     socket.send(bytes, this.ports[member]!, '127.0.0.1', (error) => {
@@ -64,11 +71,21 @@ export class Sender {
     return this.sent[member]! - (this.arrived[member]! - this.base[member]!);
   }
 
-  private async room(member: number): Promise<void> {
-    if (this.inFlight(member) < this.window) return;
+  private bytesInFlight(member: number): number {
+    const cumulative = this.cumulative[member]!;
+    const arrived = Math.min(this.sent[member]!, Math.max(0, this.sent[member]! - this.inFlight(member)));
+    return cumulative[cumulative.length - 1]! - cumulative[arrived]!;
+  }
+
+  private full(member: number, length: number): boolean {
+    return this.inFlight(member) >= this.window || this.bytesInFlight(member) + length > BYTES_IN_FLIGHT_MAX;
+  }
+
+  private async room(member: number, length: number): Promise<void> {
+    if (!this.full(member, length)) return;
     const started = Date.now();
     this.arrived = await this.cluster.received();
-    while (this.inFlight(member) >= this.window) {
+    while (this.full(member, length) && this.inFlight(member) > 0) {
       if (Date.now() - started > STALL_MS) {
         // Lost in the kernel, most likely: stop counting those as in flight.
         this.stalls++;

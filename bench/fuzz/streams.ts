@@ -37,6 +37,11 @@ export interface GroupOutcome {
   readonly ended: number;
   /** Still open when the fuzzer gave up on them: the member held them. */
   readonly held: number;
+  /**
+   * Never connected before the fuzzer gave up: the kernel's accept queue of the member's port was full
+   * (its listen backlog), so the handshake never completed and the member never saw them.
+   */
+  readonly unconnected: number;
   /** Slowest end by the member, in ms. */
   readonly maxMs: number;
 }
@@ -122,13 +127,14 @@ function plan(
   return out;
 }
 
-type Ending = 'reset' | 'ended' | 'held';
+type Ending = 'reset' | 'ended' | 'held' | 'unconnected';
 
 function open(port: number, c: Connection, holdMs: number): Promise<{ ending: Ending; ms: number }> {
   return new Promise((resolve) => {
     const started = performance.now();
     let ending: Ending | undefined;
     let trickled = 0;
+    let connected = false;
     const socket = net.connect({ host: '127.0.0.1', port });
     const trickle = setInterval(() => {
       if (c.trickle === undefined || trickled >= c.trickle.length || socket.destroyed) return;
@@ -136,10 +142,11 @@ function open(port: number, c: Connection, holdMs: number): Promise<{ ending: En
       trickled++;
     }, 1000);
     const hold = setTimeout(() => {
-      ending ??= 'held';
+      ending ??= connected ? 'held' : 'unconnected';
       socket.destroy();
     }, holdMs);
     socket.on('connect', () => {
+      connected = true;
       for (const chunk of c.chunks) socket.write(chunk);
       if (c.end) socket.end();
     });
@@ -176,14 +183,16 @@ export async function streamAttack(
       runs.push(open(port, c, p.holdMs).then((r) => ({ group: c.group, ...r })));
     }
   }
-  const tally: Record<string, { opened: number; reset: number; ended: number; held: number; maxMs: number }> =
-    {};
+  const tally: Record<
+    string,
+    { opened: number; reset: number; ended: number; held: number; unconnected: number; maxMs: number }
+  > = {};
   for (const r of await Promise.all(runs)) {
-    const t = tally[r.group] ?? { opened: 0, reset: 0, ended: 0, held: 0, maxMs: 0 };
+    const t = tally[r.group] ?? { opened: 0, reset: 0, ended: 0, held: 0, unconnected: 0, maxMs: 0 };
     tally[r.group] = t;
     t.opened++;
     t[r.ending]++;
-    if (r.ending !== 'held') t.maxMs = Math.max(t.maxMs, Math.round(r.ms));
+    if (r.ending === 'reset' || r.ending === 'ended') t.maxMs = Math.max(t.maxMs, Math.round(r.ms));
   }
   return tally;
 }
