@@ -7,6 +7,8 @@
  * Run it under `flock /tmp/fdkit-heavy.lock`: it keeps both cores busy.
  */
 
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { sourceState } from '../support/dist.js';
 import { benchFlags, numberFlag, stringFlag } from '../support/flags.js';
 import { machine, progress, writeResult } from '../support/report.js';
@@ -16,9 +18,19 @@ import { fuzzRun, type RunResult } from './run.js';
 
 const USAGE =
   'usage: tsx bench/fuzz/main.ts [--packets N] [--seed S] [--modes plain,keyring,keyholder] [--window N] ' +
-  '[--idle N] [--stream-timeout-ms MS] [--no-write]';
+  '[--idle N] [--stream-timeout-ms MS] [--no-write] [--from-json]';
 
 const MODES: readonly FuzzMode[] = ['plain', 'keyring', 'keyholder'];
+
+/** `--from-json`: fuzz.md again from the figures of fuzz.json, for a change of the report alone. */
+function rewriteMarkdown(): void {
+  const { runs, ...header } = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../results/fuzz.json', import.meta.url)), 'utf8'),
+  ) as {
+    runs: RunResult[];
+  } & Record<string, unknown>;
+  progress(`wrote ${writeResult('fuzz.md', fuzzMarkdown(header, runs, runs.flatMap(checks)))}`);
+}
 
 async function main(): Promise<void> {
   const flags = benchFlags('bench/fuzz/main.ts', USAGE, process.argv.slice(2), {
@@ -29,7 +41,12 @@ async function main(): Promise<void> {
     idle: { kind: 'number', min: 0 },
     'stream-timeout-ms': { kind: 'number', min: 100 },
     'no-write': { kind: 'boolean' },
+    'from-json': { kind: 'boolean' },
   });
+  if (flags.has('from-json')) {
+    rewriteMarkdown();
+    return;
+  }
   const packets = numberFlag(flags, 'packets', 1_000_000);
   const seed = numberFlag(flags, 'seed', 18);
   const modes = (stringFlag(flags, 'modes') ?? 'plain,keyring').split(',') as FuzzMode[];

@@ -210,9 +210,15 @@ function prose(plain: RunResult | undefined, keyring: RunResult | undefined): st
           : ` A member accused about itself far ahead climbs no higher than 2^20 above the wall clock in seconds: the members' own incarnations went from ${plain.incarnationsBefore.join(', ')} to ${plain.incarnationsAfter.join(', ')}, far below 2^32 − 1.`),
     );
   }
+  const runs = [plain, keyring].filter((r): r is RunResult => r !== undefined);
+  const cut = (group: string): string =>
+    runs
+      .map((r) => `${r.streams[group]?.reset ?? 0} of ${r.streams[group]?.opened ?? 0} (${r.mode})`)
+      .join(', ');
+  const watches = runs.map((r) => `${r.streams.watch?.held ?? 0} (${r.mode})`).join(', ');
   out.push(
     '',
-    'Slow and half-open TCP holds nothing for long: slowloris connections, frames stopped half-way and idle connections are cut at the stream timeout, connections above the limit (256) are refused at once, and watch requests, which are held without a timeout by design, are capped at half the limit.',
+    `Slow and half-open TCP is cut at the stream timeout: slowloris connections ${cut('slowloris')}, frames stopped half-way ${cut('mid-frame')}, idle connections ${cut('idle')}, the rest of them refused by the listen backlog before a member saw them; connections above the limit (256) are refused at once (\`connection-limit\`). What an attacker without the key **can** still do is take connection slots: a watch request (an empty frame, 4 bytes, not authenticated) is held without a timeout by design, up to half the limit, and the watch requests held until the fuzzer itself closed them were ${watches}. While they are held, and the other half is kept busy by connections renewed at the stream timeout, that member refuses state exchanges, joins, TCP fallback probes and watches from its peers (\`connection-limit\`): availability, not state.`,
   );
   return out;
 }

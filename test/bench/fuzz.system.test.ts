@@ -6,6 +6,7 @@
  * every datagram but the replays of the members' own, as `not-encrypted` unless it starts like a sealed
  * message (version byte 1, at least 29 bytes: the seal's layout in docs/design.md, "Wire").
  */
+// tier: system (forks the members' process, bench/fuzz/cluster-child.ts, through bench/fuzz/cluster.ts)
 import { describe, expect, it } from 'vitest';
 import { fuzzRun, type RunResult } from '../../bench/fuzz/run.js';
 import type { StreamPlan } from '../../bench/fuzz/streams.js';

@@ -8,6 +8,7 @@
  * Waits are bounded; "nothing happens" is watched for over 3 s, more than ten gossip rounds of the `lan`
  * profile (200 ms), in which a believed death would have reached every member.
  */
+// tier: system (forks the members' process, bench/fuzz/cluster-child.ts, through bench/fuzz/cluster.ts)
 import { createSocket, type Socket } from 'node:dgram';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
