@@ -12,7 +12,7 @@ import { fillSecureRandom } from '../../src/runtime/system.js';
 import { Keyring } from '../../src/wire/keyring.js';
 import { Sealer } from '../../src/wire/seal.js';
 import { converged, FuzzCluster } from './cluster.js';
-import { udpReceiveBufferErrors } from './kernel.js';
+import { udpSocketDrops } from './kernel.js';
 import { type FuzzMode, keyringDropReason, nextDatagrams } from './mix.js';
 import type { ClusterStatus, StateChange } from './protocol.js';
 import { Sender } from './sender.js';
@@ -49,7 +49,7 @@ export interface RunResult {
   /** What the members counted during the datagram phase, summed over the three. */
   readonly datagramDrops: Drops;
   readonly datagramsReceived: number;
-  readonly kernelReceiveBufferErrors: number;
+  readonly kernelSocketDrops: number;
   readonly paceStalls: number;
   readonly replies: number;
   readonly datagramSeconds: number;
@@ -82,6 +82,10 @@ function sumDrops(members: ClusterStatus['members']): Drops {
   const out: Drops = {};
   for (const m of members) for (const [k, v] of Object.entries(m.counters.drops)) out[k] = (out[k] ?? 0) + v;
   return out;
+}
+
+function total(drops: Drops): number {
+  return Object.values(drops).reduce((a, b) => a + b, 0);
 }
 
 function diff(after: Drops, before: Drops): Drops {
@@ -135,7 +139,7 @@ async function attack(o: RunOptions, cluster: FuzzCluster, key: Buffer): Promise
   const keyholder = o.mode === 'keyholder' ? new Sealer(new Keyring([key]), '', fillSecureRandom) : undefined;
   await cluster.mark();
   const before = await cluster.status();
-  const kernel0 = udpReceiveBufferErrors();
+  const kernel0 = udpSocketDrops(ports);
   const sender = new Sender(cluster, ports, o.window);
   await sender.open();
   const sentByKind: Record<string, number> = {};
@@ -172,26 +176,24 @@ async function attack(o: RunOptions, cluster: FuzzCluster, key: Buffer): Promise
       const seconds = (performance.now() - started) / 1000;
       o.log(
         `fuzz ${o.mode}: ${sender.total}/${o.packets} datagrams, ${Math.round(sender.total / seconds)}/s, ` +
-          `drops ${Object.values(diff(sumDrops(s.members), sumDrops(before.members))).reduce((a, b) => a + b, 0)}, ` +
+          `drops ${total(diff(sumDrops(s.members), sumDrops(before.members)))}, ` +
           `state changes ${s.changeCount}, exceptions ${s.exceptions.length}, rss ${mb(s.rssBytes)}, ` +
           `loop delay p99 ${s.loopDelayMs.p99.toFixed(1)} ms`,
       );
     }
   }
   const datagramSeconds = (performance.now() - started) / 1000;
-  // Let the last ones arrive before the counters are read.
-  for (let i = 0; i < 200; i++) {
-    const got = await cluster.received();
-    if (
-      got.reduce((a, b) => a + b, 0) - before.members.reduce((n, m) => n + m.counters.packetsIn, 0) >=
-      sender.total
-    )
-      break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  // Let the last ones be read before the counters are: until the drops stop moving (bounded).
+  let afterDatagrams = await cluster.status();
+  for (let i = 0; i < 40; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const next = await cluster.status();
+    const settled = total(sumDrops(next.members)) === total(sumDrops(afterDatagrams.members));
+    afterDatagrams = next;
+    if (settled) break;
   }
-  const afterDatagrams = await cluster.status();
   await sender.close();
-  const kernel1 = udpReceiveBufferErrors();
+  const kernel1 = udpSocketDrops(ports);
   o.log(`fuzz ${o.mode}: ${sender.total} datagrams in ${datagramSeconds.toFixed(1)} s; streams next`);
   const streams = await streamAttack(random, ports, view.names, capturedStreams, o.streams);
   const settleStart = performance.now();
@@ -218,7 +220,7 @@ async function attack(o: RunOptions, cluster: FuzzCluster, key: Buffer): Promise
     datagramDrops: diff(sumDrops(afterDatagrams.members), sumDrops(before.members)),
     datagramsReceived:
       sum(afterDatagrams.members, (c) => c.packetsIn) - sum(before.members, (c) => c.packetsIn),
-    kernelReceiveBufferErrors: kernel1 - kernel0,
+    kernelSocketDrops: kernel1 - kernel0,
     paceStalls: sender.stalls,
     replies: sender.replies,
     datagramSeconds,
