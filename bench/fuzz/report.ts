@@ -32,6 +32,10 @@ export function checks(r: RunResult): string[] {
       `${label} RSS grew by ${mb(r.rssAfterBytes - r.rssBeforeBytes)}, more than ${mb(RSS_GROWTH_MAX_BYTES)}`,
     );
   }
+  for (const group of ['slowloris', 'mid-frame', 'idle']) {
+    const held = r.streams[group]?.held ?? 0;
+    if (held > 0) out.push(`${label} ${held} ${group} connections still open long after the stream timeout`);
+  }
   const dropped = total(r.datagramDrops);
   if (r.mode === 'keyring') {
     if (r.stateChanges !== 0) out.push(`${label} ${r.stateChanges} state changes under a keyring`);

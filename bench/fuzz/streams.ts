@@ -24,7 +24,10 @@ export interface StreamPlan {
   readonly midFrame: number;
   readonly idle: number;
   readonly watches: number;
-  /** How long a connection may stay open before the fuzzer closes it itself (counted as `held`). */
+  /**
+   * How long a connection may stay open, from when it connected, before the fuzzer closes it itself
+   * (counted as `held`); also how long it may take to connect (`unconnected`).
+   */
   readonly holdMs: number;
 }
 
@@ -45,6 +48,9 @@ export interface GroupOutcome {
   /** Slowest end by the member, in ms. */
   readonly maxMs: number;
 }
+
+/** How long the watch requests have the member's slots to themselves. */
+const WATCH_HEAD_START_MS = 1000;
 
 type Group = 'frame' | 'replay' | 'slowloris' | 'mid-frame' | 'idle' | 'watch';
 
@@ -141,12 +147,16 @@ function open(port: number, c: Connection, holdMs: number): Promise<{ ending: En
       socket.write(c.trickle.subarray(trickled, trickled + 1));
       trickled++;
     }, 1000);
-    const hold = setTimeout(() => {
+    const giveUp = (): void => {
       ending ??= connected ? 'held' : 'unconnected';
       socket.destroy();
-    }, holdMs);
+    };
+    // A connection the backlog held back connects late (SYN retries): its time starts when it connects.
+    let hold = setTimeout(giveUp, holdMs);
     socket.on('connect', () => {
       connected = true;
+      clearTimeout(hold);
+      hold = setTimeout(giveUp, holdMs);
       for (const chunk of c.chunks) socket.write(chunk);
       if (c.end) socket.end();
     });
@@ -178,10 +188,15 @@ export async function streamAttack(
   p: StreamPlan,
 ): Promise<Record<string, GroupOutcome>> {
   const runs: Promise<{ group: Group; ending: Ending; ms: number }>[] = [];
-  for (const port of ports) {
-    for (const c of plan(random, names, captured, p)) {
-      runs.push(open(port, c, p.holdMs).then((r) => ({ group: c.group, ...r })));
+  const planned = ports.map((port) => ({ port, connections: plan(random, names, captured, p) }));
+  // Watch requests first, so that what a member holds of them is not decided by the race with the rest.
+  for (const first of [true, false]) {
+    for (const { port, connections } of planned) {
+      for (const c of connections.filter((c) => (c.group === 'watch') === first)) {
+        runs.push(open(port, c, p.holdMs).then((r) => ({ group: c.group, ...r })));
+      }
     }
+    if (first) await new Promise((resolve) => setTimeout(resolve, WATCH_HEAD_START_MS));
   }
   const tally: Record<
     string,
