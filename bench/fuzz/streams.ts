@@ -49,6 +49,9 @@ export interface GroupOutcome {
   readonly maxMs: number;
 }
 
+/** Connections opened at once, and the pause between batches: well within a listen backlog (511). */
+const OPEN_BATCH = 100;
+const OPEN_PAUSE_MS = 25;
 /** How long the watch requests have the member's slots to themselves. */
 const WATCH_HEAD_START_MS = 1000;
 
@@ -194,6 +197,10 @@ export async function streamAttack(
     for (const { port, connections } of planned) {
       for (const c of connections.filter((c) => (c.group === 'watch') === first)) {
         runs.push(open(port, c, p.holdMs).then((r) => ({ group: c.group, ...r })));
+        // Opened all at once, thousands overflow the kernel's accept queue: the client's handshake
+        // completes, the member never sees the connection, and an idle one then looks held.
+        if (runs.length % OPEN_BATCH === 0)
+          await new Promise((resolve) => setTimeout(resolve, OPEN_PAUSE_MS));
       }
     }
     if (first) await new Promise((resolve) => setTimeout(resolve, WATCH_HEAD_START_MS));
