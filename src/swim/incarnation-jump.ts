@@ -12,8 +12,11 @@
  * - an accusation (suspect, dead) is dropped: this member's own probes still cover the member's liveness;
  * - an alive statement, or a member's own leave, is believed at `held + cap` instead: a rejoin still
  *   spreads at gossip speed, and a forged one moves the member's incarnation by the cap at most;
- * - about this member itself, nothing changes: it refutes as ever, since a restart from a low incarnation
- *   must climb above its old life, and the refutation it sends is capped in turn by every receiver.
+ * - about this member itself, it refutes above the statement, since a restart from a low incarnation must
+ *   climb above its old life; but never further than {@link SELF_CLIMB_MAX} above the incarnation it
+ *   started with or the wall clock in seconds, whichever is higher (past that, one above its own), so that a forged accusation at 2^32 − 1 cannot put it at
+ *   the top, where the next forged death, believed by a member that learned it there, could never be
+ *   refuted (found by the fuzz: two datagrams had a member joining later hold it dead for good).
  * Each case but the last is counted (`incarnationJumps`). Members that nobody holds are not capped: there is nothing to
  * measure the jump from (docs/membership.md, "Forged statements", says what that leaves to an attacker).
  */
@@ -25,3 +28,11 @@ export const INCARNATION_JUMP_MAX = 64;
 export function jumpsAhead(heard: number, held: number): boolean {
   return heard - held > INCARNATION_JUMP_MAX;
 }
+
+/**
+ * How far above the incarnation it started with, or the wall clock in seconds, a member climbs to refute a
+ * statement about itself: 2^20. An old life started at one of the two (the default start is the wall clock
+ * in seconds) and rose by its refutations, a handful, not a million; yet 2^32 stays thousands of such
+ * climbs away.
+ */
+export const SELF_CLIMB_MAX = 2 ** 20;

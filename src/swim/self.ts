@@ -7,19 +7,24 @@ import { INCARNATION_MAX } from '../membership/limits.js';
 import { ALIVE } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
 import type { RefutedEvent } from './events.js';
+import { SELF_CLIMB_MAX } from './incarnation-jump.js';
 import type { AliveUpdate } from './messages.js';
 import type { Reporter } from './reporter.js';
 
 export class SelfState {
   /** The highest incarnation an accusation was reported at: copies of one accusation keep coming. */
   private reportedAt = -1;
+  /** The incarnation this member started with: its refutations climb from there (`incarnation-jump.ts`). */
+  private readonly started: number;
 
   constructor(
     private readonly ctx: SwimContext,
     private readonly reporter: Reporter,
     public incarnation: number,
     public meta: Uint8Array,
-  ) {}
+  ) {
+    this.started = incarnation;
+  }
 
   /** This member's own alive statement. */
   alive(): AliveUpdate {
@@ -43,11 +48,17 @@ export class SelfState {
     this.reporter.refuted(accuser, held, incarnation);
   }
 
-  /** Announces a life above `heardIncarnation`, the incarnation someone else claimed for this member. */
+  /**
+   * Announces a life above `heardIncarnation`, the incarnation someone else claimed for this member, or,
+   * when that is beyond the climb's ceiling, one above its own: a claim that far can only be forged.
+   */
   refute(heardIncarnation: number): void {
     const { counters, health, view, clock, outbox } = this.ctx;
+    // An old life started at most at the wall clock in seconds (the default start) or at a persisted start.
+    const ceiling = Math.max(this.started, Math.floor(clock.wallNow() / 1000)) + SELF_CLIMB_MAX;
+    const target = Math.max(this.incarnation + 1, Math.min(heardIncarnation + 1, ceiling));
     // The wire carries 32 bits; at the top the refutation cannot override, but it still must encode.
-    this.incarnation = Math.min(INCARNATION_MAX, Math.max(this.incarnation, heardIncarnation) + 1);
+    this.incarnation = Math.min(INCARNATION_MAX, target);
     counters.refutations++;
     health.awareness.apply(1);
     view.table.set(view.selfId, ALIVE, this.incarnation, clock.now());

@@ -168,8 +168,37 @@ describe('alive statements far above the life held are believed at the cap', () 
 });
 
 describe('statements about this member itself', () => {
-  it('accused at 2^32 − 1, it refutes at 2^32 − 1, the top, and what it sends still encodes', () => {
-    const s = running();
+  it('accused at 2^32 − 1, it climbs 2^20 above the wall clock in seconds and no further: never to the top', () => {
+    // Found by the fuzz on live members: refuting at the top put the victim there, and a member that learned
+    // it there (a joiner) believed the next forged death at 2^32 − 1, which nothing could refute.
+    const s = solo({ incarnation: 5 });
+    s.core.start();
+    s.learn(alive('b', 5));
+    const ceiling = Math.floor(s.clock.wallNow() / 1000) + 2 ** 20;
+    expect(ceiling).toBeLessThan(TOP - 1000);
+    forged(s, dead('solo', TOP));
+    expect(s.core.incarnation).toBe(ceiling);
+    forged(s, suspect('solo', TOP));
+    expect(s.core.incarnation).toBe(ceiling + 1);
+    // What a member that learned it fresh holds, forged dead: still refuted, above it.
+    forged(s, dead('solo', ceiling + 1));
+    expect(s.core.incarnation).toBe(ceiling + 2);
+  });
+
+  it('started above the wall clock, it climbs 2^20 above its start', () => {
+    const start = 3_000_000_000;
+    const s = solo({ incarnation: start });
+    s.core.start();
+    s.learn(alive('b', 5));
+    expect(Math.floor(s.clock.wallNow() / 1000)).toBeLessThan(start);
+    forged(s, dead('solo', TOP));
+    expect(s.core.incarnation).toBe(start + 2 ** 20);
+  });
+
+  it('started at the highest start (2^32 − 16), accused at 2^32 − 1, it refutes at the top, and what it sends encodes', () => {
+    const s = solo({ incarnation: TOP - 15 });
+    s.core.start();
+    s.learn(alive('b', 5));
     const from = s.packets.length;
     forged(s, dead('solo', TOP));
     expect(s.core.incarnation).toBe(TOP);
