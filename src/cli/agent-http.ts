@@ -100,8 +100,11 @@ export interface AgentHttp {
   close(): Promise<void>;
 }
 
-/** How often the event-loop delay is sampled for `nodejs_eventloop_lag_*`, ms. */
-const EVENT_LOOP_SAMPLE_MS = 100;
+/**
+ * How often the event-loop delay is sampled for `nodejs_eventloop_lag_*`, ms. Node records the whole
+ * interval between two samples, so an idle loop reads this much, not 0: the delay is the excess.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
 
 async function agentMetrics(
   node: SwimNode,
