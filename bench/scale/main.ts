@@ -16,15 +16,8 @@ import type { Fault } from '../soak/schedule.js';
 import { benchFlags, numberFlag } from '../support/flags.js';
 import { machine, progress, sleep } from '../support/report.js';
 import { quantile, round } from '../support/stats.js';
-import {
-  type ConvergenceBound,
-  convergedAt,
-  convergenceBound,
-  type KillKnown,
-  killKnown,
-  type SeenEvent,
-} from './scale-checks.js';
-import { writeScaleResults } from './scale-report.js';
+import { convergedAt, convergenceBound, killKnown, type SeenEvent } from './scale-checks.js';
+import { type IdleCost, type ScaleRun, writeScaleResults } from './scale-report.js';
 
 const USAGE = `usage: flock /tmp/fdkit-heavy.lock npm run bench:scale -- [--members N] [--small N] [--idle-s S]
   --members N   the large cluster (default 100)
@@ -50,14 +43,6 @@ const FAULTS = 10;
 const SETTLE_MS = 10_000;
 /** How long the cluster may take to start and converge at all before the bench gives up. */
 const FORM_TIMEOUT_MS = 240_000;
-
-/** Per-member cost over the idle window. */
-export interface IdleCost {
-  readonly members: number;
-  readonly cpuPercent: { readonly median: number; readonly p90: number; readonly max: number };
-  readonly rssMiB: { readonly median: number; readonly p90: number; readonly max: number };
-  readonly load1: number;
-}
 
 /** A started cluster and when its members started and joined (bench ms). */
 interface Formed {
@@ -157,25 +142,6 @@ async function idleCost(agents: readonly AgentProcess[], ms: number): Promise<Id
   };
 }
 
-/** The whole run's results, for the report. */
-export interface ScaleRun {
-  readonly large: number;
-  readonly bound: ConvergenceBound;
-  readonly formMs: {
-    readonly startToConverged: number;
-    readonly lastJoinToConverged: number;
-    readonly startToLastJoin: number;
-  };
-  readonly smallFormMs: { readonly startToConverged: number; readonly lastJoinToConverged: number };
-  readonly idle: readonly IdleCost[];
-  readonly faults: readonly Fault[];
-  readonly kills: readonly KillKnown[];
-  readonly wrongDeaths: readonly { observer: string; member: string; atMs: number; why: string }[];
-  readonly failures: readonly string[];
-  readonly machine: Record<string, string | number>;
-  readonly load: readonly number[];
-}
-
 async function main(): Promise<number> {
   const failures: string[] = [];
   const idle: IdleCost[] = [];
@@ -226,7 +192,6 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     const faults: Fault[] = [];
     const kills: { member: string; atMs: number }[] = [];
-    const byName = new Map(agents.map((a) => [a.name, a]));
     for (let i = 0; i < FAULTS; i++) {
       const paused = agents[1 + 2 * i]!;
       const killed = agents[2 + 2 * i]!;
@@ -299,7 +264,6 @@ async function main(): Promise<number> {
       load: loadavg(),
     };
     progress(`scale: results in ${writeScaleResults(run)}`);
-    void byName;
   } finally {
     await killAll(agents);
   }

@@ -2,9 +2,38 @@
  * The scale bench's result files: bench/results/scale.json (everything) and scale.md (the figures, the
  * derivation of the convergence bound, the verdict).
  */
+
+import type { Fault } from '../soak/schedule.js';
 import { markdownTable } from '../support/format.js';
 import { toJson, writeResult } from '../support/report.js';
-import type { ScaleRun } from './main.js';
+import type { ConvergenceBound, KillKnown } from './scale-checks.js';
+
+/** Per-member cost over the idle window. */
+export interface IdleCost {
+  readonly members: number;
+  readonly cpuPercent: { readonly median: number; readonly p90: number; readonly max: number };
+  readonly rssMiB: { readonly median: number; readonly p90: number; readonly max: number };
+  readonly load1: number;
+}
+
+/** The whole run's results, for the report. */
+export interface ScaleRun {
+  readonly large: number;
+  readonly bound: ConvergenceBound;
+  readonly formMs: {
+    readonly startToConverged: number;
+    readonly lastJoinToConverged: number;
+    readonly startToLastJoin: number;
+  };
+  readonly smallFormMs: { readonly startToConverged: number; readonly lastJoinToConverged: number };
+  readonly idle: readonly IdleCost[];
+  readonly faults: readonly Fault[];
+  readonly kills: readonly KillKnown[];
+  readonly wrongDeaths: readonly { observer: string; member: string; atMs: number; why: string }[];
+  readonly failures: readonly string[];
+  readonly machine: Record<string, string | number>;
+  readonly load: readonly number[];
+}
 
 function s(ms: number): string {
   return (ms / 1000).toFixed(1);
