@@ -248,6 +248,7 @@ async function main(): Promise<number> {
     }
     const run: ScaleRun = {
       large,
+      idleMs,
       bound,
       formMs,
       smallFormMs,

@@ -75,6 +75,8 @@ export interface ConvergenceBound {
   readonly packetsPerSweep: number;
   /** Rounds for a member's gossip to carry all of them, at gossipNodes packets a round. */
   readonly roundsPerSweep: number;
+  /** Times each statement is sent by each member that holds it (timing.ts). */
+  readonly retransmitLimit: number;
   /** The push-pull interval at this size: the full-state repair, whatever gossip missed. */
   readonly pushPullIntervalMs: number;
   /** After the last member started: the bound itself. */
@@ -108,6 +110,7 @@ export function convergenceBound(
     disseminationMs: t.disseminationMs,
     packetsPerSweep,
     roundsPerSweep,
+    retransmitLimit: t.retransmitLimit,
     pushPullIntervalMs: t.pushPullIntervalMs,
     boundMs: t.disseminationMs + roundsPerSweep * gossipIntervalMs * t.retransmitLimit,
   };

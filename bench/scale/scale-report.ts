@@ -19,6 +19,7 @@ export interface IdleCost {
 /** The whole run's results, for the report. */
 export interface ScaleRun {
   readonly large: number;
+  readonly idleMs: number;
   readonly bound: ConvergenceBound;
   readonly formMs: {
     readonly startToConverged: number;
@@ -90,15 +91,13 @@ export function scaleMarkdown(run: ScaleRun): string {
     `gossip. One update reaches all ${run.large} members in ${s(b.disseminationMs)} s (timing.ts: ⌈log₄ n + ln n / 3⌉ + 2 rounds`,
     `of 200 ms). Here ${run.large - 1} alive statements of about 30 bytes travel at once: ${b.packetsPerSweep} packets of 1400`,
     `bytes carry them all, ${b.roundsPerSweep} gossip round(s) at 3 packets a round, and each statement is sent up to`,
-    `retransmitLimit = 4 × ⌈log₁₀(n + 1)⌉ times, so a member's queue of them drains within ${b.roundsPerSweep} × 12 rounds: the`,
+    `retransmitLimit = 4 × ⌈log₁₀(n + 1)⌉ = ${b.retransmitLimit} times, so a member's queue of them drains within ${b.roundsPerSweep} × ${b.retransmitLimit} rounds: the`,
     `bound is the dissemination plus that drain, ${s(b.disseminationMs)} + ${s(b.boundMs - b.disseminationMs)} s. The push-pull (every`,
     `${s(b.pushPullIntervalMs)} s at this size) repairs what gossip misses but is not counted on.`,
     '',
     '## Cost per member at idle',
     '',
-    `On-CPU time of every thread (/proc/PID/task/*/schedstat, bench/peers/proc.ts) and RSS, over ${s(
-      run.idle.length > 0 ? 30_000 : 0,
-    )} s of`,
+    `On-CPU time of every thread (/proc/PID/task/*/schedstat, bench/peers/proc.ts) and RSS, over ${s(run.idleMs)} s of`,
     'idling after convergence and 10 s of settling, the same tool at both sizes in the same run:',
     '',
     idle,

@@ -85,6 +85,7 @@ describe('convergenceBound', () => {
     expect(b.disseminationMs).toBe(1400);
     expect(b.packetsPerSweep).toBe(3);
     expect(b.roundsPerSweep).toBe(1);
+    expect(b.retransmitLimit).toBe(12);
     expect(b.pushPullIntervalMs).toBe(90_000);
     expect(b.boundMs).toBe(1400 + 12 * 200);
   });
