@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { expectedTiming } from '../../src/swim/timing.js';
 import { benchFlags, numberFlag } from '../support/flags.js';
 import { progress } from '../support/report.js';
-import { checkGrowth, falseDeaths, GROWTH_BOUND } from './checks.js';
+import { checkGrowth, falseDeaths, GROWTH_BOUND, GROWTH_WINDOW_MS } from './checks.js';
 import { type SoakMember, startSoakMembers } from './members.js';
 import { type SoakSample, toSample } from './sampler.js';
 import { churnSchedule, type Fault } from './schedule.js';
@@ -116,8 +116,10 @@ async function main(): Promise<number> {
     for (const f of ending) byName.get(f.member)!.resume();
     const deaths = members.flatMap((m) => m.deathsSeen(t0));
     const wrongDeaths = falseDeaths(deaths, schedule.faults, graceMs);
-    const fromMs = durationMs >= 6 * 60_000 ? 5 * 60_000 : durationMs / 2;
-    const growth = checkGrowth(samples, { fromMs, endMs, windowMs: 60_000 }, GROWTH_BOUND);
+    // From the fifth minute; a short run (under 15 minutes) compares its second third with its last.
+    const windowMs = Math.min(GROWTH_WINDOW_MS, durationMs / 3);
+    const fromMs = windowMs;
+    const growth = checkGrowth(samples, { fromMs, endMs, windowMs }, GROWTH_BOUND);
     const failures = [
       ...growth.failures,
       ...wrongDeaths.map((d) => `${d.observer} declared ${d.member} dead at ${clock(d.atMs)}: ${d.why}`),
@@ -131,6 +133,7 @@ async function main(): Promise<number> {
       graceMs,
       bound: GROWTH_BOUND,
       fromMs,
+      windowMs,
       endMs,
       roles: Object.fromEntries(schedule.roles),
       faults: schedule.faults,

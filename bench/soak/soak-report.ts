@@ -21,6 +21,7 @@ export interface SoakRun {
   readonly graceMs: number;
   readonly bound: GrowthBound;
   readonly fromMs: number;
+  readonly windowMs: number;
   readonly endMs: number;
   readonly roles: Readonly<Record<string, SoakRole>>;
   readonly faults: readonly Fault[];
@@ -165,7 +166,7 @@ export function soakMarkdown(run: SoakRun): string {
     ],
   );
   const growthTable = markdownTable(
-    ['member', 'role', 'heap floor, MiB (min 5 → last)', 'RSS floor, MiB (min 5 → last)'],
+    ['member', 'role', 'heap floor, MiB (first → last window)', 'RSS floor, MiB (first → last window)'],
     [...new Set(run.growth.map((g) => g.member))].map((m) => {
       const h = run.growth.find((g) => g.member === m && g.metric === 'heap');
       const r = run.growth.find((g) => g.member === m && g.metric === 'rss');
@@ -177,6 +178,7 @@ export function soakMarkdown(run: SoakRun): string {
     }),
   );
   const from = (run.fromMs / 60_000).toFixed(1);
+  const window = (run.windowMs / 60_000).toFixed(1);
   const verdict =
     run.failures.length === 0
       ? '**Passed.**'
@@ -199,9 +201,9 @@ export function soakMarkdown(run: SoakRun): string {
     '',
     figures,
     '',
-    `## Growth of the floors, minute ${from} to the last`,
+    `## Growth of the floors, minutes ${from} to ${((run.fromMs + run.windowMs) / 60_000).toFixed(1)} against the last ${window}`,
     '',
-    `The floor is the lowest sample of a one-minute window. Bound: ${fmt(run.bound.heapBytes / MIB, 0)} MiB of heap and`,
+    `The floor is the lowest sample of a window of ${window} minutes. Bound: ${fmt(run.bound.heapBytes / MIB, 0)} MiB of heap and`,
     `${fmt(run.bound.rssBytes / MIB, 0)} MiB of RSS per member (bench/soak/checks.ts says why). Members restarted in`,
     'between are not compared: their heap started over.',
     '',

@@ -8,8 +8,9 @@ import { checkGrowth, falseDeaths, type MemberSample } from '../../bench/soak/ch
 import { type ChurnOptions, churnSchedule, type Fault } from '../../bench/soak/schedule.js';
 
 const MIB = 2 ** 20;
-const BOUND = { heapBytes: 4 * MIB, rssBytes: 16 * MIB };
-const WINDOWS = { fromMs: 300_000, endMs: 1_800_000, windowMs: 60_000 };
+const BOUND = { heapBytes: 2 * MIB, rssBytes: 8 * MIB };
+// Minutes 5 to 10 against minutes 25 to 30, as the soak compares them.
+const WINDOWS = { fromMs: 300_000, endMs: 1_800_000, windowMs: 300_000 };
 
 /** Samples every 10 s over 30 minutes of one member whose heap and RSS follow `heap(t)` and `rss(t)`. */
 function history(
@@ -37,14 +38,27 @@ describe('checkGrowth', () => {
     expect(v.growths.find((g) => g.metric === 'heap')?.growthBytes).toBe(0);
   });
 
-  it('fails a heap that leaks 3.5 kB a second, 5.1 MiB over the 25 minutes compared', () => {
-    const leak = (t: number): number => 10 * MIB + (t * 3.5 * 1024) / 1000;
+  it('passes a saw-tooth of a 4-minute period, as V8 old space showed in the soak, which one-minute windows fail', () => {
+    // 12 MiB just after a full collection, then 1.75 MiB more a minute until the next, 4 minutes later.
+    const saw = (t: number): number => (12 + ((t % 240_000) / 60_000) * 1.75) * MIB;
+    expect(checkGrowth(history('s', saw), WINDOWS, BOUND).failures).toEqual([]);
+    // Windows that start at a foot (480 s) and end near a top (1670 s: the floor of (1610, 1670] is the
+    // sample at 1620 s, three minutes up the tooth, 17.25 MiB): one minute long they see 5.25 MiB of
+    // growth that is no leak; five minutes long each holds a foot, and they see none.
+    const ends = { fromMs: 480_000, endMs: 1_670_000 };
+    expect(checkGrowth(history('s', saw), { ...ends, windowMs: 300_000 }, BOUND).failures).toEqual([]);
+    const oneMinute = checkGrowth(history('s', saw), { ...ends, windowMs: 60_000 }, BOUND);
+    expect(oneMinute.failures).toEqual([expect.stringContaining("s's heap floor grew by 5.25 MiB")]);
+  });
+
+  it('fails a heap that leaks 2 kB a second, 2.4 MiB between the floors', () => {
+    const leak = (t: number): number => 10 * MIB + (t * 2 * 1024) / 1000;
     const v = checkGrowth(history('a', leak), WINDOWS, BOUND);
     expect(v.failures).toHaveLength(1);
-    expect(v.failures[0]).toContain("a's heap floor grew by");
-    // Floors: first sample after 240 s and the one after 1740 s.
+    expect(v.failures[0]).toContain("a's heap floor grew by 2.36 MiB");
+    // Floors: the sample at 300 s, and the first of the last window, at 1510 s.
     expect(v.growths.find((g) => g.metric === 'heap')?.growthBytes).toBeCloseTo(
-      ((1_750_000 - 250_000) * 3.5 * 1024) / 1000,
+      (1_210_000 * 2 * 1024) / 1000,
       0,
     );
   });
@@ -64,8 +78,8 @@ describe('checkGrowth', () => {
 
   it('passes growth just under the bound and fails it just over', () => {
     const step = (mib: number) => history('c', (t) => (t < 900_000 ? 10 : 10 + mib) * MIB);
-    expect(checkGrowth(step(3.99), WINDOWS, BOUND).failures).toEqual([]);
-    expect(checkGrowth(step(4.01), WINDOWS, BOUND).failures).toHaveLength(1);
+    expect(checkGrowth(step(1.99), WINDOWS, BOUND).failures).toEqual([]);
+    expect(checkGrowth(step(2.01), WINDOWS, BOUND).failures).toHaveLength(1);
   });
 
   it('does not compare a member restarted in between, and fails when nobody could be compared', () => {
