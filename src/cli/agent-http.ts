@@ -100,6 +100,12 @@ export interface AgentHttp {
   close(): Promise<void>;
 }
 
+/**
+ * How often the event-loop delay is sampled for `nodejs_eventloop_lag_*`, ms. Node records the whole
+ * interval between two samples, so an idle loop reads this much, not 0: the delay is the excess.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 async function agentMetrics(
   node: SwimNode,
   hint: LeaderHint,
@@ -108,6 +114,12 @@ async function agentMetrics(
   try {
     const prom = await loadPromClient('fdkit agent --http');
     const registry = new prom.Registry();
+    // The process's own figures (heap, RSS, handles, timers, event-loop delay) beside the member's: an
+    // operator, and the soak (bench/soak/), watch an agent for leaks through them. The agent owns its
+    // process, so it registers them; a library user's own registry is theirs to fill. The delay is
+    // sampled every 100 ms, not prom-client's 10 ms: ten wake-ups a second, not a hundred, for an agent
+    // that wakes a few times a second on its own; a stall longer than that still shows in the maximum.
+    prom.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     const metrics = await fdkitMetrics(node, { registry, leader: hint });
     return { registry, close: () => metrics.close() };
   } catch (error) {
