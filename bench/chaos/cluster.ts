@@ -176,12 +176,16 @@ export class ChaosCluster {
     const up = this.names.map((_, i) => i).filter((i) => this.isUp(i));
     const leaders = await Promise.all(up.map((i) => (this.paused.has(i) ? null : this.leader(i))));
     const atMs = this.now();
-    const views = up.map((i, k) => {
-      const agent = this.current(i)!.agent;
-      const alive = this.names.filter((m, j) => j === i || agent.stateOf(m) === 'alive');
-      return { observer: this.names[i]!, alive, leader: leaders[k] ?? null };
+    // A member killed or gone while the leaders were asked is left out: it is no longer live.
+    const still = up.flatMap((i, k) => {
+      const run = this.current(i);
+      return run?.agent.running === true ? [{ i, agent: run.agent, leader: leaders[k] ?? null }] : [];
     });
-    return { atMs, live: up.map((i) => this.names[i]!), views };
+    const views = still.map(({ i, agent, leader }) => {
+      const alive = this.names.filter((m, j) => j === i || agent.stateOf(m) === 'alive');
+      return { observer: this.names[i]!, alive, leader };
+    });
+    return { atMs, live: views.map((v) => v.observer), views };
   }
 
   /** Stderr tails of the agents that exited on their own, for the report. */

@@ -64,14 +64,30 @@ describe('checkNoFalseDeath', () => {
     }
   });
 
-  it('excuses a cut only between its sides, and only until its grace runs out', () => {
+  it('excuses any member cut off by halves, and under strict only the pairs across the cut', () => {
+    const halves = fault('halves', 20_000, [0, 1], [2, 3]);
+    const loose = excuses(halves);
+    const strict = [excuseOf(halves, name, SUSPICION_MS, GRACE_MS, true)!];
+    const across = [dead('m1', 'm2', 5000), dead('m3', 'm0', 9000)];
+    expect(checkNoFalseDeath(across, loose, 60_000).ok).toBe(true);
+    expect(checkNoFalseDeath(across, strict, 60_000).ok).toBe(true);
+    // Same side: m1 and m0 could always talk. The wording allows it (m0 was cut off), strict not.
+    expect(checkNoFalseDeath([dead('m1', 'm0', 5000)], loose, 60_000).ok).toBe(true);
+    expect(checkNoFalseDeath([dead('m1', 'm0', 5000)], strict, 60_000).ok).toBe(false);
+  });
+
+  it('excuses an isolated member, not the others it declares dead but across its own cut', () => {
+    const isolate = excuses(fault('isolate', 20_000, [2], [0, 1, 3]));
+    expect(checkNoFalseDeath([dead('m1', 'm2', 5000), dead('m2', 'm0', 6000)], isolate, 60_000).ok).toBe(
+      true,
+    );
+    expect(checkNoFalseDeath([dead('m1', 'm0', 5000)], isolate, 60_000).ok).toBe(false);
+  });
+
+  it('excuses a cut only from its start until its grace runs out', () => {
     const halves = excuses(fault('halves', 20_000, [0, 1], [2, 3]));
-    expect(checkNoFalseDeath([dead('m1', 'm2', 5000), dead('m3', 'm0', 9000)], halves, 60_000).ok).toBe(true);
-    // Same side: m1 and m0 could always talk.
-    expect(checkNoFalseDeath([dead('m1', 'm0', 5000)], halves, 60_000).ok).toBe(false);
     // Fault from 1 s to 21 s, grace 10 s: a death at 32 s is its own.
     expect(checkNoFalseDeath([dead('m1', 'm2', 32_000)], halves, 60_000).ok).toBe(false);
-    // Before the fault began.
     expect(checkNoFalseDeath([dead('m1', 'm2', 500)], halves, 60_000).ok).toBe(false);
   });
 
