@@ -40,12 +40,18 @@ const FAMILY = 'font-family="system-ui, Helvetica, Arial, sans-serif"';
 const FONT = `${FAMILY} font-size="11"`;
 const LEFT = 44;
 const WIDTH = 1200;
-const LINE = 3;
+const LINE = 4;
 const ROW_GAP = 6;
-const TOP = 60;
+const TOP = 70;
 
 function rect(x: number, y: number, w: number, h: number, fill: string, extra = ''): string {
   return `<rect x="${x.toFixed(1)}" y="${y}" width="${Math.max(0.5, w).toFixed(1)}" height="${h}" fill="${fill}"${extra}/>`;
+}
+
+/** A fault's short label: its kind and, when it hits one member, that member. */
+function label(f: FaultRecord, names: readonly string[]): string {
+  const who = f.fault.members.length === 1 ? ` ${names[f.fault.members[0]!]}` : '';
+  return f.fault.kind === 'loss' ? `loss ${f.fault.lossPercent}%` : `${f.fault.kind}${who}`;
 }
 
 export function timelineSvg(t: TimelineInput): string {
@@ -69,7 +75,7 @@ export function timelineSvg(t: TimelineInput): string {
     out.push(rect(x0, TOP, w, plotH, colour, ' fill-opacity="0.12" class="fault"'));
     out.push(rect(x0, TOP - 14, w, 10, colour, ' class="fault-label"'));
     out.push(
-      `<text x="${x0.toFixed(1)}" y="${TOP - 18 - (k % 2) * 11}" ${FONT}>${escapeXml(`${f.fault.kind} ${f.fault.members.map((i) => t.names[i]).join(',')}`)}</text>`,
+      `<text x="${x0.toFixed(1)}" y="${TOP - 18 - (k % 3) * 11}" ${FONT}>${escapeXml(label(f, t.names))}</text>`,
     );
   }
   for (const [i, observer] of t.names.entries()) {
