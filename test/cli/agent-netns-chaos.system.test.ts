@@ -1,3 +1,4 @@
+// tier: system (spawns ten agents, ip, nft and curl through bench/chaos/cluster.ts)
 /**
  * The chaos bench's short schedule in CI (bench/chaos/, `npm run chaos -- --short`): ten `fdkit agent`s,
  * one per network namespace, through one fault of each kind (halves, one member isolated, a one-way
