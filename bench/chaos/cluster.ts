@@ -151,6 +151,7 @@ export class ChaosCluster {
             member: e.line.member,
             state: e.line.event as ViewState,
             incarnation: e.line.incarnation,
+            cause: e.line.cause,
           })),
       )
       .sort((a, b) => a.atMs - b.atMs);

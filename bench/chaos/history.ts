@@ -13,6 +13,8 @@ export interface ViewChange {
   readonly member: string;
   readonly state: ViewState;
   readonly incarnation: number;
+  /** Why, as the agent said (`suspicion-timeout`, `dead-gossip`, ...); absent in hand-written histories. */
+  readonly cause?: string;
 }
 
 /** One agent process: from its start to its end (null while it runs). */
