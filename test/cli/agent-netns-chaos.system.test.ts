@@ -12,11 +12,11 @@
  *   restarted after seconds; the 10-minute bench keeps one down past the bound).
  *
  * And that the faults had teeth: the killed member was held dead by every other before its restart, the
- * isolated member suspected during its cut. A death before its fault would be unexcused: the first
- * checker fails on it. Seed 2 is fixed: the schedule is the same on
- * every run. Needs root, `ip`, `nft` and `curl`; fails (not skips) without them. About 75 s.
+ * isolated member suspected or held dead during its cut. Seed 2 is fixed: the schedule is the same on
+ * every run. Needs root, `ip`, `nft` and `curl`; fails (not skips) without them. About 70 s.
  */
 import { describe, expect, it } from 'vitest';
+import { stateAt } from '../../bench/chaos/history.js';
 import { type ChaosRunResult, passed, runChaos } from '../../bench/chaos/run.js';
 import { FAULT_KINDS } from '../../bench/chaos/schedule.js';
 import { requirePrerequisites } from '../../examples/support/netns.js';
@@ -44,18 +44,27 @@ describe('fdkit agent: the chaos bench, short schedule, ten namespaces', () => {
     expect(passed(r)).toBe(true);
     for (const c of r.checks) expect([...c.noFalseDeath.problems, ...c.noStaleLife.problems]).toEqual([]);
 
+    // The faults had teeth. Every other member held the killed one dead before its restart:
     const kill = byKind(r, 'kill');
     const killed = r.names[kill.fault.members[0]!]!;
-    const deaths = r.changes.filter((c) => c.member === killed && c.state === 'dead');
-    expect(new Set(deaths.map((c) => c.observer)).size, 'every other member held the killed one dead').toBe(
+    const downtime = r.changes.filter(
+      (c) => c.member === killed && c.state === 'dead' && c.atMs >= kill.startedMs && c.atMs <= kill.endedMs,
+    );
+    expect(new Set(downtime.map((c) => c.observer)).size, 'every other member held the killed one dead').toBe(
       r.names.length - 1,
     );
-    for (const d of deaths) expect(d.atMs).toBeGreaterThanOrEqual(kill.startedMs);
-
+    // The isolated member was suspected or held dead during its cut, or still was when the cut ended (a
+    // member just back from an earlier partition may be held dead already, and is then not suspected).
     const cut = byKind(r, 'isolate');
     const isolated = r.names[cut.fault.members[0]!]!;
-    const suspicions = r.changes.filter((c) => c.member === isolated && c.state === 'suspect');
-    expect(suspicions.some((c) => c.atMs >= cut.startedMs && c.atMs <= cut.endedMs)).toBe(true);
-    for (const s of suspicions) expect(s.atMs).toBeGreaterThanOrEqual(cut.startedMs);
+    const accused = (s: string | undefined): boolean => s === 'suspect' || s === 'dead';
+    const during = r.changes.filter(
+      (c) => c.member === isolated && c.atMs >= cut.startedMs && c.atMs <= cut.endedMs && accused(c.state),
+    );
+    const atEnd = r.names.filter(
+      (o) => o !== isolated && accused(stateAt(r.changes, r.lives, o, isolated, cut.endedMs)),
+    );
+    expect(during.length + atEnd.length, `no one accused ${isolated} during its cut`).toBeGreaterThan(0);
+    // A death before its fault would be unexcused: the first checker, above, fails on it.
   }, 240_000);
 });
