@@ -78,6 +78,17 @@ function excused(excuses: readonly Excuse[], c: ViewChange): boolean {
   );
 }
 
+/** The deaths up to `untilMs` that no excuse covers. */
+export function unexcusedDeaths(
+  changes: readonly ViewChange[],
+  excuses: readonly Excuse[],
+  untilMs: number,
+): ViewChange[] {
+  return changes.filter(
+    (c) => c.state === 'dead' && c.atMs <= untilMs && c.observer !== c.member && !excused(excuses, c),
+  );
+}
+
 /** Checker 1: every `dead` up to `untilMs` is excused. */
 export function checkNoFalseDeath(
   changes: readonly ViewChange[],
@@ -85,11 +96,9 @@ export function checkNoFalseDeath(
   untilMs: number,
 ): Verdict {
   return verdict(
-    changes
-      .filter(
-        (c) => c.state === 'dead' && c.atMs <= untilMs && c.observer !== c.member && !excused(excuses, c),
-      )
-      .map((c) => `${c.observer} declared ${c.member} dead at +${(c.atMs / 1000).toFixed(1)}s, unexcused`),
+    unexcusedDeaths(changes, excuses, untilMs).map(
+      (c) => `${c.observer} declared ${c.member} dead at +${(c.atMs / 1000).toFixed(1)}s, unexcused`,
+    ),
   );
 }
 

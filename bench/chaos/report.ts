@@ -3,8 +3,9 @@
  * the deaths each one caused and how soon the views agreed again) and its checkers' verdicts.
  */
 import { markdownTable } from '../support/format.js';
-import { median } from '../support/stats.js';
-import type { Verdict } from './checkers.js';
+import { median, quantile } from '../support/stats.js';
+import { excuseOf, unexcusedDeaths, type Verdict } from './checkers.js';
+import type { ViewChange } from './history.js';
 import type { ChaosRunResult } from './run.js';
 import { describeFault } from './schedule.js';
 
@@ -21,6 +22,49 @@ function load(r: ChaosRunResult): string {
   return l.length === 0
     ? '?'
     : `${Math.min(...l).toFixed(1)} / ${median(l).toFixed(1)} / ${Math.max(...l).toFixed(1)}`;
+}
+
+/**
+ * The deaths that only the issue's wording excuses (see `excuseOf`'s `strict`), each with how long its
+ * observer held the member dead before it held it alive again (null if it never did).
+ */
+export function sameSideDeaths(r: ChaosRunResult): { death: ViewChange; spellMs: number | null }[] {
+  const name = (i: number): string => r.names[i] ?? `#${i}`;
+  const strict = r.faults.flatMap(
+    (f) =>
+      excuseOf(
+        { ...f.fault, startMs: f.startedMs, durationMs: f.endedMs - f.startedMs },
+        name,
+        r.bounds.suspicionMinMs,
+        r.bounds.convergenceMs,
+        true,
+      ) ?? [],
+  );
+  return unexcusedDeaths(r.changes, strict, r.endMs).map((death) => {
+    const back = r.changes.find(
+      (c) =>
+        c.observer === death.observer &&
+        c.member === death.member &&
+        c.atMs > death.atMs &&
+        c.state === 'alive',
+    );
+    return { death, spellMs: back === undefined ? null : back.atMs - death.atMs };
+  });
+}
+
+/** Count, causes and how long the same-side deaths lasted, in one cell. */
+function sameSide(r: ChaosRunResult): string {
+  const deaths = sameSideDeaths(r);
+  if (deaths.length === 0) return '0';
+  const spells = deaths.flatMap((d) => (d.spellMs === null ? [] : [d.spellMs]));
+  const causes = new Map<string, number>();
+  for (const d of deaths) causes.set(d.death.cause ?? '?', (causes.get(d.death.cause ?? '?') ?? 0) + 1);
+  const why = [...causes].map(([c, k]) => `${k} ${c}`).join(', ');
+  const spell =
+    spells.length === 0
+      ? ''
+      : `; dead for median ${Math.round(median(spells))} ms, p90 ${Math.round(quantile(spells, 0.9))}, max ${Math.round(Math.max(...spells))}`;
+  return `${deaths.length} (${why}${spell})`;
 }
 
 /** The overview table: one row per seed. */
@@ -43,7 +87,7 @@ export function overview(results: readonly ChaosRunResult[]): string {
       `${verdict(r.final.convergence)}, ${seconds(r.final.convergence.afterMs)}`,
       verdict(r.final.noStaleLife),
       String(r.crashes.length),
-      String(r.sameSideDeaths.problems.length),
+      sameSide(r),
       load(r),
     ]),
   );
@@ -57,7 +101,9 @@ export function seedSection(r: ChaosRunResult): string {
     const deaths = r.changes.filter(
       (c) => c.state === 'dead' && c.atMs >= f.startedMs && c.atMs < next,
     ).length;
-    const text = describeFault(f.fault, name).replace(/^#\d+ \S+ \S+ /, '');
+    const text = describeFault(f.fault, name)
+      .replace(/^#\d+ \S+ \S+ /, '')
+      .replace(' | ', ' / ');
     return [
       String(f.fault.index),
       text,
@@ -80,7 +126,7 @@ export function seedSection(r: ChaosRunResult): string {
       `No false death: ${verdict(r.final.noFalseDeath)}; agreement on membership and leader ` +
       `${seconds(r.final.convergence.afterMs)} after the last fault (bound ${seconds(r.bounds.convergenceMs)}): ` +
       `${verdict(r.final.convergence)}; no stale life: ${verdict(r.final.noStaleLife)}; ` +
-      `same-side deaths: ${r.sameSideDeaths.problems.length}.`,
+      `same-side deaths: ${sameSide(r)}.`,
     '',
     markdownTable(
       ['#', 'fault', 'start', 'lasted', 'deaths declared until the next fault', 'views agreed after its end'],
