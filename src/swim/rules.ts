@@ -168,6 +168,16 @@ export class MembershipRules {
     const current = table.stateOf(id);
     if (current === UNKNOWN || d.incarnation < table.incarnationOf(id)) return;
     const left = d.from === d.name;
+    if (!left && ownSuspicion === undefined && this.holdsGone(d.from)) {
+      // The accuser is one this member holds dead or left: cut off from it (an isolated member, the far
+      // side of a partition) when it ran its suspicion, so it could not hear the accused refute. At a
+      // heal, its fresh deaths reach members that heard the accused all along, by gossip to the recently
+      // dead, and were believed and spread on: healthy members were declared dead by everyone. As for a
+      // death in a state exchange, the accused is suspected instead, and refutes if it lives.
+      if (current === ALIVE)
+        this.port.suspect({ kind: 'suspect', name: d.name, incarnation: d.incarnation, from: d.from });
+      return;
+    }
     if (jumpsAhead(d.incarnation, table.incarnationOf(id))) {
       this.ctx.counters.incarnationJumps++;
       // A leave is the member's own word, like an alive statement; a death is an accusation.
@@ -322,6 +332,14 @@ export class MembershipRules {
     if (id === undefined || current === UNKNOWN) return a.incarnation > this.port.ceilingOf(a.name);
     if (!overrides(ALIVE, a.incarnation, current, table.incarnationOf(id))) return false;
     return directory.addressOf(id) !== a.address || !sameBytes(table.metadataOf(id) ?? EMPTY, a.meta);
+  }
+
+  /** Whether this member holds `name` dead or left (never itself). */
+  private holdsGone(name: string): boolean {
+    const id = this.ctx.view.directory.find(name);
+    if (id === undefined || id === this.ctx.view.selfId) return false;
+    const state = this.ctx.view.table.stateOf(id);
+    return state === DEAD || state === LEFT;
   }
 
   /** The alive filter's reason to refuse `a`, counted, or undefined when it accepts it. */

@@ -47,6 +47,40 @@ describe('MembershipRules, over a fake port', () => {
     expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(ALIVE);
   });
 
+  it('a death declared by a member held dead or left is a suspicion of a member held alive, found by the chaos bench', () => {
+    // bench/chaos, seed 4: a member isolated for 42 s declared the others dead; at the heal its freshest
+    // deaths reached two of them by gossip to the recently dead, and every member then declared those
+    // two dead, though they had never been cut off from anyone else.
+    for (const accuserState of [DEAD, LEFT] as const) {
+      const h = harness();
+      h.know('x', ALIVE, 4);
+      h.know('y', SUSPECT, 4);
+      h.know('isolated', accuserState, 2);
+      const { rules: r, suspected } = rules(h);
+      r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: 'isolated' });
+      r.dead({ kind: 'dead', name: 'y', incarnation: 4, from: 'isolated' });
+      expect(suspected).toEqual([{ kind: 'suspect', name: 'x', incarnation: 4, from: 'isolated' }]);
+      expect([h.ctx.view.table.stateOf(h.id('x')), h.ctx.view.table.stateOf(h.id('y'))]).toEqual([
+        ALIVE,
+        SUSPECT,
+      ]);
+      expect(memberEvents(h)).toEqual([]);
+    }
+  });
+
+  it('a death declared by a member held alive or suspect, or unknown, is believed as before', () => {
+    for (const accuser of ['live', 'suspected', 'stranger']) {
+      const h = harness();
+      h.know('x', ALIVE, 4);
+      h.know('live', ALIVE, 1);
+      h.know('suspected', SUSPECT, 1);
+      const { rules: r, suspected } = rules(h);
+      r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: accuser });
+      expect(suspected).toEqual([]);
+      expect(h.ctx.view.table.stateOf(h.id('x')), accuser).toBe(DEAD);
+    }
+  });
+
   it('a dead statement about this member makes it refute above it', () => {
     const h = harness();
     const { rules: r, self } = rules(h);
