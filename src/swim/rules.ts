@@ -294,6 +294,7 @@ export class MembershipRules {
         case DEAD:
           // memberlist's rule: a death we did not witness becomes a suspicion here, which the member
           // can still refute, instead of a death propagated on hearsay.
+          if (state === DEAD && id === view.selfId) this.self.withdrawOwnDeaths();
           if (id !== undefined) this.port.suspect({ kind: 'suspect', name, incarnation, from });
           break;
       }

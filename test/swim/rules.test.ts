@@ -81,6 +81,29 @@ describe('MembershipRules, over a fake port', () => {
     }
   });
 
+  it('held dead, this member withdraws the deaths it declared that wait to be gossiped, found by the chaos bench', () => {
+    // bench/chaos, seed 1: a member isolated for 33 s came back and, on its word, five members declared
+    // a healthy one dead: its verdict, reached while cut off, was still in its queue at the heal.
+    const h = harness();
+    h.know('x', DEAD, 4);
+    h.know('y', DEAD, 4);
+    const { rules: r, self } = rules(h);
+    h.ctx.outbox.enqueue({ kind: 'dead', name: 'x', incarnation: 4, from: 'self' }, h.id('x'));
+    h.ctx.outbox.enqueue({ kind: 'dead', name: 'y', incarnation: 4, from: 'peer' }, h.id('y'));
+    self.accused(self.incarnation, 'suspect', 'peer');
+    expect(queued(h).sort()).toEqual(['alive self', 'dead x', 'dead y']);
+    r.dead({ kind: 'dead', name: 'self', incarnation: self.incarnation, from: 'peer' });
+    expect(queued(h).sort()).toEqual(['alive self', 'dead y']);
+    // Its view keeps its verdict: the accused refute when they hear of it.
+    expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(DEAD);
+    // A state exchange that lists it dead withdraws them too.
+    h.ctx.outbox.enqueue({ kind: 'dead', name: 'x', incarnation: 4, from: 'self' }, h.id('x'));
+    r.merge(list([['self', self.incarnation, SUSPECT]]), 'peer', false);
+    expect(queued(h)).toContain('dead x');
+    r.merge(list([['self', self.incarnation, DEAD]]), 'peer', false);
+    expect(queued(h)).not.toContain('dead x');
+  });
+
   it('a dead statement about this member makes it refute above it', () => {
     const h = harness();
     const { rules: r, self } = rules(h);
