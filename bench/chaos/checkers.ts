@@ -10,6 +10,7 @@
  */
 
 import { type Excuse, type Life, lifeAt, type Snapshot, stateAt, type ViewChange } from './history.js';
+import type { FaultRecord } from './inject.js';
 import type { Fault } from './schedule.js';
 
 /** A checker's verdict, with what broke it. */
@@ -20,6 +21,11 @@ export interface Verdict {
 
 function verdict(problems: readonly string[]): Verdict {
   return { ok: problems.length === 0, problems };
+}
+
+/** The fault as it really ran: its times those of its record. */
+export function asRan(record: FaultRecord): Fault {
+  return { ...record.fault, startMs: record.startedMs, durationMs: record.endedMs - record.startedMs };
 }
 
 /**

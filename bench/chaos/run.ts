@@ -7,6 +7,7 @@
 import { loadavg } from 'node:os';
 import { sleep } from '../support/report.js';
 import {
+  asRan,
   type Convergence,
   checkConvergence,
   checkNoFalseDeath,
@@ -77,10 +78,6 @@ export function passed(r: ChaosRunResult): boolean {
   );
 }
 
-function shifted(record: FaultRecord): Fault {
-  return { ...record.fault, startMs: record.startedMs, durationMs: record.endedMs - record.startedMs };
-}
-
 export async function runChaos(o: ChaosRunOptions): Promise<ChaosRunResult> {
   const bounds = chaosBounds(CHAOS_MEMBERS);
   const options = scheduleOptions(o.preset, o.seed, o.minutes, bounds);
@@ -120,9 +117,9 @@ export async function runChaos(o: ChaosRunOptions): Promise<ChaosRunResult> {
       o.log(`+${(cluster.now() / 1000).toFixed(1)}s start ${describeFault(fault, name)}`);
       const record = await runFault(cluster, fault);
       faults.push(record);
-      const excuse = excuseOf(shifted(record), name, bounds.suspicionMinMs, bounds.convergenceMs);
+      const excuse = excuseOf(asRan(record), name, bounds.suspicionMinMs, bounds.convergenceMs);
       if (excuse !== undefined) excuses.push(excuse);
-      const strict = excuseOf(shifted(record), name, bounds.suspicionMinMs, bounds.convergenceMs, true);
+      const strict = excuseOf(asRan(record), name, bounds.suspicionMinMs, bounds.convergenceMs, true);
       if (strict !== undefined) strictExcuses.push(strict);
       const atMs = cluster.now();
       const check = {
