@@ -68,6 +68,23 @@ describe('MembershipRules, over a fake port', () => {
     }
   });
 
+  it('a death declared by a member back from the dead is a suspicion for gossipToTheDeadMs, found by the chaos bench', () => {
+    // bench/chaos, seed 2: a member isolated for 39 s was alive again in two views 0.2 s before its
+    // verdict on a healthy member reached them, which they believed.
+    const h = harness();
+    h.know('x', ALIVE, 4);
+    h.know('back', DEAD, 2);
+    const { rules: r, suspected } = rules(h);
+    r.alive(aliveOf('back', 3));
+    r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: 'back' });
+    expect(suspected.map((s) => `${s.name} ${s.from}`)).toEqual(['x back']);
+    expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(ALIVE);
+    // Once gossipToTheDeadMs has passed, its word is believed again.
+    h.clock.advance(h.ctx.config.gossipToTheDeadMs);
+    r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: 'back' });
+    expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(DEAD);
+  });
+
   it('a death declared by a member held alive or suspect, or unknown, is believed as before', () => {
     for (const accuser of ['live', 'suspected', 'stranger']) {
       const h = harness();
