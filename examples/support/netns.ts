@@ -168,15 +168,20 @@ export async function removeStaleNamespaces(prefix = NETNS_PREFIX): Promise<stri
     return Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid);
   });
   for (const name of stale) {
-    const { stdout } = await run(IP, ['netns', 'pids', name]);
-    for (const pid of stdout.split(/\s+/).filter((p) => p !== '')) {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-      } catch {
-        // Ended meanwhile.
+    try {
+      const { stdout } = await run(IP, ['netns', 'pids', name]);
+      for (const pid of stdout.split(/\s+/).filter((p) => p !== '')) {
+        try {
+          process.kill(Number(pid), 'SIGKILL');
+        } catch {
+          // Ended meanwhile.
+        }
       }
+      await run(IP, ['netns', 'delete', name]);
+    } catch (error) {
+      // Another run starting at the same time may have removed it first: only one still there is a failure.
+      if ((await listNamespaces()).includes(name)) throw error;
     }
-    await run(IP, ['netns', 'delete', name]);
   }
   return stale;
 }
