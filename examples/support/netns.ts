@@ -4,7 +4,8 @@
  * kernel of the CI machine has no netem, so loss comes from an nftables rule that drops a given
  * percentage of incoming packets at random (`numgen random mod 100 < P drop`) in each host namespace.
  *
- * Layout, for a prefix `fdkit-loss-<pid>`:
+ * Layout, for a prefix `<name>-<pid>` (`fdkit-loss-<pid>` unless the caller names its own, as the chaos bench
+ * does, so that one run's cleanup of stale namespaces never takes another's):
  *
  *   <prefix>-br    one bridge `br0`, with one veth end `pK` per host attached to it
  *   <prefix>-hK    the other veth end as `eth0`, address 10.X.Y.(K+1)/24, `lo` up, the loss table
@@ -21,7 +22,7 @@ import { delimiter, join } from 'node:path';
 /** Longest any one `ip` or `nft` command may take; they take milliseconds when the kernel is well. */
 const COMMAND_TIMEOUT_MS = 10_000;
 
-/** Names of this module's namespaces start with this, then `-<pid>-`. */
+/** Names of this module's namespaces start with this (or a caller's own prefix), then `-<pid>-`. */
 export const NETNS_PREFIX = 'fdkit-loss';
 
 /** The nftables table (IPv4 only: the agents here speak IPv4, and IPv6 noise should not be counted). */
@@ -153,13 +154,13 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Removes namespaces that a run of this module left behind when it crashed: those named with
- * {@link NETNS_PREFIX} and a pid that is no longer alive. Agents still running in them (orphans of that
+ * Removes namespaces that a run of this module left behind when it crashed: those named with `prefix`
+ * ({@link NETNS_PREFIX} by default) and a pid that is no longer alive. Agents still running in them (orphans of that
  * run) are killed first, since a namespace lives on as long as a process is in it. Resolves with the
  * names removed.
  */
-export async function removeStaleNamespaces(): Promise<string[]> {
-  const pattern = new RegExp(`^${NETNS_PREFIX}-(\\d+)-`);
+export async function removeStaleNamespaces(prefix = NETNS_PREFIX): Promise<string[]> {
+  const pattern = new RegExp(`^${prefix}-(\\d+)-`);
   const stale = (await listNamespaces()).filter((name) => {
     const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
     // A pid reused since by another process keeps its namespaces until that one ends: harmless, and
@@ -167,15 +168,20 @@ export async function removeStaleNamespaces(): Promise<string[]> {
     return Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid);
   });
   for (const name of stale) {
-    const { stdout } = await run(IP, ['netns', 'pids', name]);
-    for (const pid of stdout.split(/\s+/).filter((p) => p !== '')) {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-      } catch {
-        // Ended meanwhile.
+    try {
+      const { stdout } = await run(IP, ['netns', 'pids', name]);
+      for (const pid of stdout.split(/\s+/).filter((p) => p !== '')) {
+        try {
+          process.kill(Number(pid), 'SIGKILL');
+        } catch {
+          // Ended meanwhile.
+        }
       }
+      await run(IP, ['netns', 'delete', name]);
+    } catch (error) {
+      // Another run starting at the same time may have removed it first: only one still there is a failure.
+      if ((await listNamespaces()).includes(name)) throw error;
     }
-    await run(IP, ['netns', 'delete', name]);
   }
   return stale;
 }
@@ -280,16 +286,16 @@ export class LossNetwork {
   }
 
   /**
-   * Creates the namespaces (after removing stale ones of crashed runs), with no loss yet. On failure,
-   * removes whatever it had created and rethrows.
+   * Creates the namespaces (after removing stale ones of crashed runs with the same `name`), with no loss
+   * yet. On failure, removes whatever it had created and rethrows.
    */
-  static async create(count: number): Promise<LossNetwork> {
+  static async create(count: number, name = NETNS_PREFIX): Promise<LossNetwork> {
     if (!Number.isInteger(count) || count < 1 || count > 200) throw new Error(`bad host count ${count}`);
     await requirePrerequisites();
     installExitHook();
-    await removeStaleNamespaces();
+    await removeStaleNamespaces(name);
     const pid = process.pid;
-    const prefix = `${NETNS_PREFIX}-${pid}`;
+    const prefix = `${name}-${pid}`;
     // 10.X.Y.0/24 from the pid (below 2^16 with Linux's default pid_max): distinct for concurrent runs.
     // Isolation does not rest on it (no namespace here routes anywhere else); it keeps addresses in logs
     // of two runs apart.

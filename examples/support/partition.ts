@@ -64,6 +64,19 @@ export class Partition {
     ]);
   }
 
+  /**
+   * Drops every packet from `senders` to `receivers` (host indices), and nothing the other way: an
+   * asymmetric link, where a receiver's probes still reach a sender but the acks never come back. Only
+   * the receivers' rules change. Resolves once they are in place.
+   */
+  async cutOneWay(senders: readonly number[], receivers: readonly number[]): Promise<void> {
+    const from = senders.map((i) => this.host(i));
+    const to = receivers.map((i) => this.host(i));
+    if (from.some((h) => to.includes(h)))
+      throw new Error('Partition.cutOneWay: a host both sends and receives');
+    await Promise.all(to.map((h) => nft(h, ['-f', '-'], cutScript(from.map((s) => s.ip)))));
+  }
+
   /** Lifts the cut on every host: each link carries packets again. */
   async heal(): Promise<void> {
     await Promise.all(this.network.hosts.map((h) => nft(h, ['-f', '-'], cutScript([]))));

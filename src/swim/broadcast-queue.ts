@@ -141,6 +141,18 @@ export class BroadcastQueue<T> {
     return used;
   }
 
+  /** Drops every waiting update for which `drops` answers true; returns how many. */
+  dropWhere(drops: (item: T) => boolean): number {
+    const doomed: Entry<T>[] = [];
+    for (const [b, bucket] of this.buckets.entries()) {
+      for (const entry of bucket)
+        if (entry.live && entry.transmits === b && drops(entry.item)) doomed.push(entry);
+    }
+    // Dropped after the scan: a drop may sweep the bucket being scanned.
+    for (const entry of doomed) this.drop(entry);
+    return doomed.length;
+  }
+
   /** Drops every update. */
   clear(): void {
     this.buckets.length = 0;

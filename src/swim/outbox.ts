@@ -44,6 +44,11 @@ export class Outbox {
     this.onQueued();
   }
 
+  /** Drops the waiting updates for which `drops` answers true; returns how many. */
+  forget(drops: (update: Update) => boolean): number {
+    return this.queue.dropWhere(drops);
+  }
+
   /**
    * Sends `packet` after filling its update list (still empty, or holding a buddy suspicion) with as many
    * waiting updates as fit in the packet budget.

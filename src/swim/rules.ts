@@ -61,6 +61,8 @@ interface Notice {
 export class MembershipRules {
   /** The highest incarnation of this member reported declared dead. */
   private declaredDeadAt = -1;
+  /** When members came back from dead or left, by id: their accusations are distrusted for a while. */
+  private readonly comebacks = new Map<number, number>();
 
   constructor(
     private readonly ctx: SwimContext,
@@ -136,6 +138,7 @@ export class MembershipRules {
       if (!addressChanged) this.ctx.counters.refutationsSeen++;
       this.reporter.member('alive', id, 'suspect', addressChanged ? 'address-changed' : 'refuted');
     } else {
+      this.comebacks.set(id, now);
       this.reporter.member('alive', id, stateName(current), 'rejoined');
     }
   }
@@ -168,6 +171,17 @@ export class MembershipRules {
     const current = table.stateOf(id);
     if (current === UNKNOWN || d.incarnation < table.incarnationOf(id)) return;
     const left = d.from === d.name;
+    if (!left && ownSuspicion === undefined && this.distrusts(d.from)) {
+      // The accuser is one this member holds dead or left, or did until lately: cut off from it (an
+      // isolated member, the far side of a partition) when it ran its suspicion, so it could not hear the
+      // accused refute. At a heal, its fresh deaths reach members that heard the accused all along, by
+      // gossip to the recently dead or just after its own comeback, and were believed and spread on:
+      // healthy members were declared dead by everyone. As for a death in a state exchange, the accused
+      // is suspected instead, and refutes if it lives.
+      if (current === ALIVE)
+        this.port.suspect({ kind: 'suspect', name: d.name, incarnation: d.incarnation, from: d.from });
+      return;
+    }
     if (jumpsAhead(d.incarnation, table.incarnationOf(id))) {
       this.ctx.counters.incarnationJumps++;
       // A leave is the member's own word, like an alive statement; a death is an accusation.
@@ -284,6 +298,7 @@ export class MembershipRules {
         case DEAD:
           // memberlist's rule: a death we did not witness becomes a suspicion here, which the member
           // can still refute, instead of a death propagated on hearsay.
+          if (state === DEAD && id === view.selfId) this.self.withdrawOwnDeaths();
           if (id !== undefined) this.port.suspect({ kind: 'suspect', name, incarnation, from });
           break;
       }
@@ -322,6 +337,23 @@ export class MembershipRules {
     if (id === undefined || current === UNKNOWN) return a.incarnation > this.port.ceilingOf(a.name);
     if (!overrides(ALIVE, a.incarnation, current, table.incarnationOf(id))) return false;
     return directory.addressOf(id) !== a.address || !sameBytes(table.metadataOf(id) ?? EMPTY, a.meta);
+  }
+
+  /**
+   * Whether this member holds `name` dead or left, or held it so less than `gossipToTheDeadMs` ago (as
+   * long as members held dead are gossiped to, a member back from the dead may still gossip what it
+   * declared while cut off). Never itself.
+   */
+  private distrusts(name: string): boolean {
+    const id = this.ctx.view.directory.find(name);
+    if (id === undefined || id === this.ctx.view.selfId) return false;
+    const state = this.ctx.view.table.stateOf(id);
+    if (state === DEAD || state === LEFT) return true;
+    const back = this.comebacks.get(id);
+    if (back === undefined) return false;
+    if (this.ctx.clock.now() - back < this.ctx.config.gossipToTheDeadMs) return true;
+    this.comebacks.delete(id);
+    return false;
   }
 
   /** The alive filter's reason to refuse `a`, counted, or undefined when it accepts it. */

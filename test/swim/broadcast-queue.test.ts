@@ -27,6 +27,21 @@ function take(
 }
 
 describe('BroadcastQueue', () => {
+  it('dropWhere drops the matching updates, sent or not, keyed or not, and keeps the rest in order', () => {
+    const q = newQueue();
+    for (let id = 1; id <= 6; id++) q.enqueue({ id, size: 10 }, id % 2 === 0 ? id : undefined);
+    // Sent once each: the next take sees them in one bucket, the new ones in another.
+    expect(take(q, 1000).ids).toEqual([6, 5, 4, 3, 2, 1]);
+    q.enqueue({ id: 7, size: 10 });
+    q.enqueue({ id: 8, size: 10 }, 8);
+    expect(q.dropWhere((i) => i.id % 3 === 0 || i.id === 8)).toBe(3);
+    expect(q.length).toBe(5);
+    expect([2, 4, 6, 8].map((k) => q.has(k))).toEqual([true, true, false, false]);
+    expect(take(q, 1000).ids).toEqual([7, 5, 4, 2, 1]);
+    expect(q.dropWhere(() => false)).toBe(0);
+    expect(q.length).toBe(5);
+  });
+
   it('takes the newest first among equally-sent items', () => {
     const q = newQueue();
     for (let id = 1; id <= 4; id++) q.enqueue({ id, size: 10 });

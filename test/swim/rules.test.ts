@@ -47,6 +47,80 @@ describe('MembershipRules, over a fake port', () => {
     expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(ALIVE);
   });
 
+  it('a death declared by a member held dead or left is a suspicion of a member held alive, found by the chaos bench', () => {
+    // bench/chaos, seed 4: a member isolated for 42 s declared the others dead; at the heal its freshest
+    // deaths reached two of them by gossip to the recently dead, and every member then declared those
+    // two dead, though they had never been cut off from anyone else.
+    for (const accuserState of [DEAD, LEFT] as const) {
+      const h = harness();
+      h.know('x', ALIVE, 4);
+      h.know('y', SUSPECT, 4);
+      h.know('isolated', accuserState, 2);
+      const { rules: r, suspected } = rules(h);
+      r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: 'isolated' });
+      r.dead({ kind: 'dead', name: 'y', incarnation: 4, from: 'isolated' });
+      expect(suspected).toEqual([{ kind: 'suspect', name: 'x', incarnation: 4, from: 'isolated' }]);
+      expect([h.ctx.view.table.stateOf(h.id('x')), h.ctx.view.table.stateOf(h.id('y'))]).toEqual([
+        ALIVE,
+        SUSPECT,
+      ]);
+      expect(memberEvents(h)).toEqual([]);
+    }
+  });
+
+  it('a death declared by a member back from the dead is a suspicion for gossipToTheDeadMs, found by the chaos bench', () => {
+    // bench/chaos, seed 2: a member isolated for 39 s was alive again in two views 0.2 s before its
+    // verdict on a healthy member reached them, which they believed.
+    const h = harness();
+    h.know('x', ALIVE, 4);
+    h.know('back', DEAD, 2);
+    const { rules: r, suspected } = rules(h);
+    r.alive(aliveOf('back', 3));
+    r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: 'back' });
+    expect(suspected.map((s) => `${s.name} ${s.from}`)).toEqual(['x back']);
+    expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(ALIVE);
+    // Once gossipToTheDeadMs has passed, its word is believed again.
+    h.clock.advance(h.ctx.config.gossipToTheDeadMs);
+    r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: 'back' });
+    expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(DEAD);
+  });
+
+  it('a death declared by a member held alive or suspect, or unknown, is believed as before', () => {
+    for (const accuser of ['live', 'suspected', 'stranger']) {
+      const h = harness();
+      h.know('x', ALIVE, 4);
+      h.know('live', ALIVE, 1);
+      h.know('suspected', SUSPECT, 1);
+      const { rules: r, suspected } = rules(h);
+      r.dead({ kind: 'dead', name: 'x', incarnation: 4, from: accuser });
+      expect(suspected).toEqual([]);
+      expect(h.ctx.view.table.stateOf(h.id('x')), accuser).toBe(DEAD);
+    }
+  });
+
+  it('held dead, this member withdraws the deaths it declared that wait to be gossiped, found by the chaos bench', () => {
+    // bench/chaos, seed 1: a member isolated for 33 s came back and, on its word, five members declared
+    // a healthy one dead: its verdict, reached while cut off, was still in its queue at the heal.
+    const h = harness();
+    h.know('x', DEAD, 4);
+    h.know('y', DEAD, 4);
+    const { rules: r, self } = rules(h);
+    h.ctx.outbox.enqueue({ kind: 'dead', name: 'x', incarnation: 4, from: 'self' }, h.id('x'));
+    h.ctx.outbox.enqueue({ kind: 'dead', name: 'y', incarnation: 4, from: 'peer' }, h.id('y'));
+    self.accused(self.incarnation, 'suspect', 'peer');
+    expect(queued(h).sort()).toEqual(['alive self', 'dead x', 'dead y']);
+    r.dead({ kind: 'dead', name: 'self', incarnation: self.incarnation, from: 'peer' });
+    expect(queued(h).sort()).toEqual(['alive self', 'dead y']);
+    // Its view keeps its verdict: the accused refute when they hear of it.
+    expect(h.ctx.view.table.stateOf(h.id('x'))).toBe(DEAD);
+    // A state exchange that lists it dead withdraws them too.
+    h.ctx.outbox.enqueue({ kind: 'dead', name: 'x', incarnation: 4, from: 'self' }, h.id('x'));
+    r.merge(list([['self', self.incarnation, SUSPECT]]), 'peer', false);
+    expect(queued(h)).toContain('dead x');
+    r.merge(list([['self', self.incarnation, DEAD]]), 'peer', false);
+    expect(queued(h)).not.toContain('dead x');
+  });
+
   it('a dead statement about this member makes it refute above it', () => {
     const h = harness();
     const { rules: r, self } = rules(h);
