@@ -9,6 +9,7 @@
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { LossNetwork } from '../../examples/support/netns.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 import { benchFlags, numberFlag } from '../support/flags.js';
 import { progress } from '../support/report.js';
@@ -16,8 +17,10 @@ import { checkGrowth, falseDeaths, GROWTH_BOUND, GROWTH_WINDOW_MS } from './chec
 import { type SoakMember, startSoakMembers } from './members.js';
 import { type SoakSample, toSample } from './sampler.js';
 import { churnSchedule, type Fault } from './schedule.js';
-import { SoakNetwork } from './soak-network.js';
 import { writeSoakResults } from './soak-report.js';
+
+/** The soak's namespaces are `fdkit-soak-<pid>-*`: no other run's cleanup of stale ones touches them. */
+const SOAK_PREFIX = 'fdkit-soak';
 
 const USAGE = `usage: npm run soak -- [--minutes M] [--members N] [--seed S] [--loss P] [--loopback]
   --minutes M   length of the soak (default 30)
@@ -69,7 +72,8 @@ async function main(): Promise<number> {
     `soak: ${count} members, ${minutes} min, seed ${seed}, ${inNamespaces ? `namespaces, ${lossPercent} % loss` : 'loopback, no loss'}; ` +
       `${schedule.faults.length} faults; load ${load0.map((l) => l.toFixed(2)).join(' ')}`,
   );
-  const network = inNamespaces ? await SoakNetwork.create(count, lossPercent) : undefined;
+  const network = inNamespaces ? await LossNetwork.create(count, SOAK_PREFIX) : undefined;
+  await network?.setLoss(lossPercent);
   let members: SoakMember[] = [];
   try {
     const hosts = network?.hosts.map((h) => ({ netns: h.netns, host: h.ip, exec: h.exec }));
