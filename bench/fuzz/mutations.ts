@@ -6,8 +6,9 @@
  * The run checks the members' drop counters against these labels, not against the decoder.
  */
 import type { Random } from '../../src/runtime/random.js';
+import { packetFields } from '../../src/wire/encode.js';
 import { DATAGRAM_BYTES_MAX } from '../../src/wire/limits.js';
-import { pack, packetFields, type TargetView, validDatagram, validPackets } from './templates.js';
+import { pack, type TargetView, validDatagram, validPackets } from './templates.js';
 
 /** One datagram and what the fuzzer knows of it. */
 export interface Crafted {

@@ -9,7 +9,6 @@ import type { Random } from '../../src/runtime/random.js';
 import type { Packet, Update } from '../../src/swim/messages.js';
 import { encodeCompound } from '../../src/wire/compound.js';
 import { encodePacket } from '../../src/wire/encode.js';
-import { MessageTag, UpdateTag, WIRE_VERSION } from '../../src/wire/tags.js';
 
 const packr = new Packr({ useRecords: false, moreTypes: false, structuredClone: false });
 
@@ -76,40 +75,4 @@ export function validDatagram(random: Random, view: TargetView, target: string):
   if (random.int(8) === 0)
     return encodeCompound(packets.slice(0, 2 + random.int(packets.length - 1))).slice();
   return encodePacket(pick(random, packets)).slice();
-}
-
-function updateFields(u: Update): unknown[] {
-  switch (u.kind) {
-    case 'alive':
-      return [UpdateTag.alive, u.name, u.address, u.incarnation, u.meta];
-    case 'suspect':
-      return [UpdateTag.suspect, u.name, u.incarnation, u.from];
-    case 'dead':
-      return [UpdateTag.dead, u.name, u.incarnation, u.from];
-    case 'user':
-      return [UpdateTag.user, u.origin, u.seq, u.payload];
-  }
-}
-
-/** The raw fields of a valid packet as the wire lays them out (docs/design.md, "Wire"). */
-export function packetFields(p: Packet): unknown[] {
-  const updates = p.updates.map(updateFields);
-  switch (p.type) {
-    case 'ping':
-      return [WIRE_VERSION, MessageTag.ping, p.seq, p.from, p.target, updates];
-    case 'ping-req':
-      return [WIRE_VERSION, MessageTag.pingReq, p.seq, p.from, p.target, p.targetAddress, p.nack, updates];
-    case 'ack':
-      return [WIRE_VERSION, MessageTag.ack, p.seq, p.from, updates];
-    case 'nack':
-      return [WIRE_VERSION, MessageTag.nack, p.seq, p.from, updates];
-    case 'gossip':
-      return [WIRE_VERSION, MessageTag.gossip, p.from, updates];
-    case 'user':
-      return [WIRE_VERSION, MessageTag.user, p.from, p.payload, updates];
-    case 'conflict':
-      return [WIRE_VERSION, MessageTag.conflict, p.from, p.name, p.holderAddress, p.otherAddress, updates];
-    case 'name-query':
-      return [WIRE_VERSION, MessageTag.nameQuery, p.from, p.name, updates];
-  }
 }

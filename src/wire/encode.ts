@@ -52,8 +52,11 @@ function updateFields(u: Update): unknown[] {
   }
 }
 
-/** The MessagePack array of a valid packet, as {@link encodePacket} writes it. */
-function packetFields(p: Packet): unknown[] {
+/**
+ * The MessagePack array of a valid packet, as {@link encodePacket} writes it, unvalidated. Also the raw
+ * layout the fuzz (bench/fuzz/) rearranges into packets no encoder would write.
+ */
+export function packetFields(p: Packet): unknown[] {
   const source = p.updates;
   const updates: unknown[] = new Array(source.length);
   for (let i = 0; i < source.length; i++) updates[i] = updateFields(source[i]!);
