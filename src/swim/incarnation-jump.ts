@@ -14,11 +14,13 @@
  *   spreads at gossip speed, and a forged one moves the member's incarnation by the cap at most;
  * - about this member itself, it refutes above the statement, since a restart from a low incarnation must
  *   climb above its old life; but never further than {@link SELF_CLIMB_MAX} above the incarnation it
- *   started with or the wall clock in seconds, whichever is higher (past that, one above its own), so that a forged accusation at 2^32 − 1 cannot put it at
- *   the top, where the next forged death, believed by a member that learned it there, could never be
- *   refuted (found by the fuzz: two datagrams had a member joining later hold it dead for good).
- * Each case but the last is counted (`incarnationJumps`). Members that nobody holds are not capped: there is nothing to
- * measure the jump from (docs/membership.md, "Forged statements", says what that leaves to an attacker).
+ *   started with or the wall clock in seconds, whichever is higher (past that, one above its own), so
+ *   that a forged accusation at 2^32 − 1 cannot put it at the top, where the next forged death, believed
+ *   by a member that learned it there, could never be refuted (found by the fuzz: two datagrams had a
+ *   member joining later hold it dead for good).
+ * Each case but the last is counted (`incarnationJumps`). Members that nobody holds are not capped: there
+ * is nothing to measure the jump from (docs/membership.md, "Forged statements", says what that leaves to
+ * an attacker).
  */
 
 /** The largest gap, above the incarnation held, that a statement about a member is believed at. */
