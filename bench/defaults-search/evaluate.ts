@@ -1,0 +1,241 @@
+/**
+ * From runs to verdicts, pure functions: an arm's results in one scenario (pooled over its seeds), the
+ * constraints against memberlist's baseline in the same scenario and seeds, an arm's summary over a
+ * scenario set, the ranking of arms, and the Pareto frontier of the chart.
+ */
+import { median, round } from '../support/stats.js';
+import type { SearchRunRecord } from './run.js';
+import type { Scenario } from './scenarios.js';
+
+/** One arm (a configuration) in one scenario, over its seeds. */
+export interface ScenarioStats {
+  readonly scenario: string;
+  readonly seeds: number;
+  /** Host crashes over the seeds. */
+  readonly hostCrashes: number;
+  /** Of those, the ones some live member did not hold dead at the end of the run. */
+  readonly missed: number;
+  /** Every host crash's all-know time in ms (rounded), null when missed: the raw data of the medians. */
+  readonly allKnowMs: readonly (number | null)[];
+  /** Median and largest all-know time; a missed crash counts as never. Null without crashes, or never. */
+  readonly allKnowMedianMs: number | null;
+  readonly allKnowMaxMs: number | null;
+  readonly firstSuspectMedianMs: number | null;
+  readonly firstDeadMedianMs: number | null;
+  /** All-know time of the kills (processes on live hosts), median; null when none or missed. */
+  readonly killAllKnowMedianMs: number | null;
+  /**
+   * Suspicions of members whose process was up (healthy, paused, cut off and CPU-starved), one per
+   * member holding one, totalled over the seeds (the simulator's `falsePositives.suspicions`).
+   */
+  readonly falseSuspicions: number;
+  /** Of those, the ones of the CPU-starved members. */
+  readonly slowSuspicions: number;
+  /** First-hand false suspicions (a member's own probe failed): each is one episode, spread to all. */
+  readonly falseAccusations: number;
+  /** Deaths of members whose process was up and not starved: healthy, paused and cut-off members. */
+  readonly falseDeaths: number;
+  /** Deaths of the CPU-starved members, whose process was up too. */
+  readonly slowDeaths: number;
+  /** Median over the seeds, per member and second. */
+  readonly msgsPerNodePerSec: number;
+  readonly bytesPerNodePerSec: number;
+  readonly socketBufferDrops: number;
+  /** CPU time of the runs, summed. */
+  readonly wallMs: number;
+}
+
+/** The value at `q` of `values`, where null stands for never (above every number); null when it is never. */
+function withNever(values: readonly (number | null)[], q: 'median' | 'max'): number | null {
+  if (values.length === 0) return null;
+  const xs = values.map((v) => (v === null ? Number.POSITIVE_INFINITY : v));
+  const v = q === 'max' ? Math.max(...xs) : median(xs);
+  return Number.isFinite(v) ? v : null;
+}
+
+function medianOrNull(values: readonly (number | null)[]): number | null {
+  const xs = values.filter((v): v is number => v !== null);
+  return xs.length === 0 ? null : median(xs);
+}
+
+/** Pools the runs of one arm in one scenario. */
+export function scenarioStats(scenario: string, runs: readonly SearchRunRecord[]): ScenarioStats {
+  const crashes = runs.flatMap((r) => r.hostCrashes);
+  const allKnow = crashes.map((c) => (c.allKnowDeadMs === null ? null : Math.round(c.allKnowDeadMs)));
+  const kills = runs.flatMap((r) => r.killAllKnowMs);
+  const sum = (f: (r: SearchRunRecord) => number): number => runs.reduce((a, r) => a + f(r), 0);
+  const ms = (v: number | null): number | null => (v === null ? null : Math.round(v));
+  return {
+    scenario,
+    seeds: runs.length,
+    hostCrashes: crashes.length,
+    missed: allKnow.filter((v) => v === null).length,
+    allKnowMs: allKnow,
+    allKnowMedianMs: ms(withNever(allKnow, 'median')),
+    allKnowMaxMs: ms(withNever(allKnow, 'max')),
+    firstSuspectMedianMs: ms(medianOrNull(crashes.map((c) => c.firstSuspectMs))),
+    firstDeadMedianMs: ms(medianOrNull(crashes.map((c) => c.firstDeadMs))),
+    killAllKnowMedianMs: ms(kills.length === 0 ? null : withNever(kills, 'median')),
+    falseSuspicions: sum((r) => r.falsePositives.healthySuspicions + r.falsePositives.slowSuspicions),
+    slowSuspicions: sum((r) => r.falsePositives.slowSuspicions),
+    falseAccusations: sum((r) => r.falsePositives.accusationsByHealthy + r.falsePositives.accusationsBySlow),
+    falseDeaths: sum((r) => r.falsePositives.healthyDeaths),
+    slowDeaths: sum((r) => r.falsePositives.slowDeaths),
+    msgsPerNodePerSec: round(median(runs.map((r) => r.msgsPerNodePerSec)), 3),
+    bytesPerNodePerSec: round(median(runs.map((r) => r.bytesPerNodePerSec)), 1),
+    socketBufferDrops: sum((r) => r.socketBufferDrops),
+    wallMs: sum((r) => r.wallMs),
+  };
+}
+
+/** Message load per member allowed, as a multiple of memberlist's in the same scenario. */
+export const LOAD_BOUND = 1.5;
+
+/** What a constraint violation is about. */
+export type Violation =
+  /** A healthy, paused or cut-off member was declared dead (zero allowed). */
+  | 'false-deaths'
+  /** More deaths of CPU-starved members than memberlist's (which has them). */
+  | 'slow-deaths'
+  /** More false suspicions than memberlist's. */
+  | 'suspicions'
+  /** More than {@link LOAD_BOUND} × memberlist's messages per member and second. */
+  | 'load'
+  /** More host crashes missed (some live member never held them dead) than memberlist. */
+  | 'missed';
+
+/** An arm against memberlist's baseline in one scenario. */
+export interface Comparison {
+  readonly scenario: string;
+  /** Median all-know time over memberlist's; null when either has none (or never). */
+  readonly allKnowRatio: number | null;
+  readonly loadRatio: number | null;
+  readonly bytesRatio: number | null;
+  readonly violations: readonly Violation[];
+}
+
+function ratioOf(a: number | null, b: number | null): number | null {
+  return a === null || b === null || b === 0 ? null : round(a / b, 4);
+}
+
+/**
+ * Checks `arm` against `memberlist` in the same scenario and seeds. Deaths of healthy, paused and cut-off
+ * members must be zero; deaths of CPU-starved members no more than memberlist's (it has hundreds of them
+ * in those scenarios, as does fdkit as shipped); false suspicions no more than memberlist's; messages
+ * per member at most {@link LOAD_BOUND} × memberlist's; no more missed crashes.
+ */
+export function compare(arm: ScenarioStats, memberlist: ScenarioStats): Comparison {
+  const violations: Violation[] = [];
+  if (arm.falseDeaths > 0) violations.push('false-deaths');
+  if (arm.slowDeaths > memberlist.slowDeaths) violations.push('slow-deaths');
+  if (arm.falseSuspicions > memberlist.falseSuspicions) violations.push('suspicions');
+  if (arm.msgsPerNodePerSec > LOAD_BOUND * memberlist.msgsPerNodePerSec) violations.push('load');
+  if (arm.missed > memberlist.missed) violations.push('missed');
+  return {
+    scenario: arm.scenario,
+    allKnowRatio: ratioOf(arm.allKnowMedianMs, memberlist.allKnowMedianMs),
+    loadRatio: ratioOf(arm.msgsPerNodePerSec, memberlist.msgsPerNodePerSec),
+    bytesRatio: ratioOf(arm.bytesPerNodePerSec, memberlist.bytesPerNodePerSec),
+    violations,
+  };
+}
+
+/** An arm over a scenario set. */
+export interface ArmSummary {
+  /** No violation in any scenario. */
+  readonly feasible: boolean;
+  readonly violations: readonly { readonly scenario: string; readonly violation: Violation }[];
+  /** Geometric mean of the all-know ratios over the gate scenarios (n = 20 and 100); null without any. */
+  readonly gateGeomeanRatio: number | null;
+  /** The largest of those ratios and its scenario; a gate scenario without a ratio counts as infinite. */
+  readonly gateWorstRatio: number | null;
+  readonly gateWorstScenario: string | null;
+  /** Median all-know time over every host crash of the n = 100 scenarios (the chart's y). */
+  readonly n100AllKnowMedianMs: number | null;
+  /** False suspicions summed over the n = 100 scenarios (the chart's x). */
+  readonly n100FalseSuspicions: number;
+}
+
+/** Sums up the comparisons of an arm's scenarios. */
+export function summarize(
+  stats: readonly ScenarioStats[],
+  comparisons: readonly Comparison[],
+  scenarios: readonly Scenario[],
+): ArmSummary {
+  const byKey = new Map(scenarios.map((s) => [s.key, s]));
+  const violations = comparisons.flatMap((c) =>
+    c.violations.map((violation) => ({ scenario: c.scenario, violation })),
+  );
+  const gate = comparisons.filter((c) => byKey.get(c.scenario)?.gate === true);
+  const ratios = gate.map((c) => c.allKnowRatio ?? Number.POSITIVE_INFINITY);
+  let worst: number | null = null;
+  let worstScenario: string | null = null;
+  for (const [i, r] of ratios.entries()) {
+    if (worst === null || r > worst) {
+      worst = r;
+      worstScenario = gate[i]!.scenario;
+    }
+  }
+  const geomean =
+    ratios.length === 0 ? null : Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
+  const n100 = stats.filter((s) => byKey.get(s.scenario)?.nodes === 100);
+  return {
+    feasible: violations.length === 0,
+    violations,
+    gateGeomeanRatio: geomean === null || !Number.isFinite(geomean) ? null : round(geomean, 4),
+    gateWorstRatio: worst === null || !Number.isFinite(worst) ? null : worst,
+    gateWorstScenario: worstScenario,
+    n100AllKnowMedianMs:
+      n100.length === 0
+        ? null
+        : withNever(
+            n100.flatMap((s) => s.allKnowMs),
+            'median',
+          ),
+    n100FalseSuspicions: n100.reduce((a, s) => a + s.falseSuspicions, 0),
+  };
+}
+
+/**
+ * Orders arms best first: feasible before infeasible, then fewer violations, then the smaller geometric
+ * mean of the all-know ratios (a missing one last), then the smaller worst ratio; ties keep their order.
+ */
+export function rank<T extends { readonly summary: ArmSummary }>(arms: readonly T[]): T[] {
+  const inf = (v: number | null): number => v ?? Number.POSITIVE_INFINITY;
+  return arms
+    .map((arm, i) => ({ arm, i }))
+    .sort(
+      (a, b) =>
+        Number(b.arm.summary.feasible) - Number(a.arm.summary.feasible) ||
+        a.arm.summary.violations.length - b.arm.summary.violations.length ||
+        cmp(inf(a.arm.summary.gateGeomeanRatio), inf(b.arm.summary.gateGeomeanRatio)) ||
+        cmp(inf(a.arm.summary.gateWorstRatio), inf(b.arm.summary.gateWorstRatio)) ||
+        a.i - b.i,
+    )
+    .map((x) => x.arm);
+}
+
+/** Compares numbers where two infinities are equal. */
+function cmp(a: number, b: number): number {
+  return a === b ? 0 : a < b ? -1 : 1;
+}
+
+/**
+ * The indexes of the points on the Pareto frontier when both coordinates are to be minimized: no other
+ * point is at most as large in both and smaller in one. Ordered by x; of equal points, the first.
+ */
+export function paretoFrontier(points: readonly { readonly x: number; readonly y: number }[]): number[] {
+  const order = points
+    .map((p, i) => ({ p, i }))
+    .filter(({ p }) => Number.isFinite(p.x) && Number.isFinite(p.y))
+    .sort((a, b) => a.p.x - b.p.x || a.p.y - b.p.y || a.i - b.i);
+  const out: number[] = [];
+  let bestY = Number.POSITIVE_INFINITY;
+  for (const { p, i } of order) {
+    if (p.y < bestY) {
+      out.push(i);
+      bestY = p.y;
+    }
+  }
+  return out;
+}
