@@ -181,8 +181,10 @@ export class SwimCore {
         accusationOf: (id) => suspicions.accusationOf(id),
         ownSuspectToProbe: () => suspicions.ownSuspectToProbe(),
         probing: (id) => suspicions.probing(id),
-        probeFailed: (id, counted) => suspicions.probeFailed(id, counted),
+        probeFailed: (id, counted, silent) => suspicions.probeFailed(id, counted, silent),
         probeRefused: (id) => suspicions.probeRefused(id),
+        hostAnswered: (id) => suspicions.hostAnswered(id),
+        heard: (name) => suspicions.heardFrom(name),
         periodStarted: () => this.deathWatch?.tick(),
       },
       adaptive,
@@ -397,6 +399,7 @@ export class SwimCore {
     if (!this.isRunning) return;
     this.counters.packetsReceived++;
     this.phi?.heardFrom(packet.from);
+    this.prober.heardFrom(packet.from);
     this.leaveEcho?.heard(packet);
     // Updates first, so that an ack answering this packet already carries any refutation they cause
     // (Lifeguard's buddy system relies on it).
@@ -438,6 +441,7 @@ export class SwimCore {
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
     this.phi?.heardFrom(message.from);
+    this.prober.heardFrom(message.from);
     switch (message.type) {
       case 'push-pull':
         this.sync.handlePushPull(fromAddress, message);

@@ -33,6 +33,7 @@ const SWIM_FIELDS: { readonly [K in keyof SwimConfig]: SwimField } = {
   gossipToTheDeadMs: { min: 0, max: 86_400_000, integer: false },
   packetBytesMax: { min: 576, max: 65_507, integer: true },
   reconnectIntervalMs: { min: 1, max: 86_400_000, integer: false },
+  hostSilenceMs: { min: 0, max: 3_600_000, integer: false },
   reconnectTimeoutMs: { min: 0, max: 31_536_000_000, integer: false },
 };
 

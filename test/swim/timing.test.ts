@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { expectedTiming, lan, local, profiles, Random, wan } from '../../src/index.js';
+import {
+  expectedTiming,
+  lan,
+  local,
+  memberlistLan,
+  memberlistLocal,
+  memberlistWan,
+  profiles,
+  Random,
+  wan,
+} from '../../src/index.js';
 
 describe('profiles', () => {
-  it("carry memberlist's LAN defaults under the field names of src/swim/config.ts", () => {
-    expect(lan).toEqual({
+  it("memberlist-lan carries memberlist's LAN defaults under the field names of src/swim/config.ts", () => {
+    expect(memberlistLan).toEqual({
       probeIntervalMs: 1000,
       probeTimeoutMs: 500,
       indirectChecks: 3,
@@ -18,11 +28,12 @@ describe('profiles', () => {
       packetBytesMax: 1400,
       reconnectIntervalMs: 10_000,
       reconnectTimeoutMs: 86_400_000,
+      hostSilenceMs: 0,
     });
   });
 
-  it('derive wan and local from lan as memberlist does', () => {
-    expect(wan).toMatchObject({
+  it('memberlist-wan and memberlist-local derive from memberlist-lan as memberlist does', () => {
+    expect(memberlistWan).toMatchObject({
       probeIntervalMs: 5000,
       probeTimeoutMs: 3000,
       suspicionMult: 6,
@@ -32,7 +43,7 @@ describe('profiles', () => {
       gossipToTheDeadMs: 60_000,
       indirectChecks: 3,
     });
-    expect(local).toMatchObject({
+    expect(memberlistLocal).toMatchObject({
       probeIntervalMs: 1000,
       probeTimeoutMs: 200,
       indirectChecks: 1,
@@ -42,7 +53,27 @@ describe('profiles', () => {
       pushPullIntervalMs: 15_000,
       gossipToTheDeadMs: 15_000,
     });
-    expect(profiles).toEqual({ lan, wan, local });
+    expect(memberlistWan.hostSilenceMs).toBe(0);
+    expect(memberlistLocal.hostSilenceMs).toBe(0);
+    expect(profiles).toEqual({
+      lan,
+      wan,
+      local,
+      'memberlist-lan': memberlistLan,
+      'memberlist-wan': memberlistWan,
+      'memberlist-local': memberlistLocal,
+    });
+  });
+
+  it("lan, wan and local differ from memberlist's only where the search chose to", () => {
+    // What the search of bench/defaults-search changed (docs/defaults-search.md); every other field is
+    // memberlist's, so that a reader can compare the two profiles field by field.
+    const changed = (a: object, b: object): string[] =>
+      Object.keys(a).filter((k) => a[k as keyof typeof a] !== b[k as keyof typeof b]);
+    expect(changed(lan, memberlistLan).sort()).toEqual(['hostSilenceMs', 'suspicionMult']);
+    expect(lan.hostSilenceMs).toBe(1500);
+    expect(changed(wan, memberlistWan).sort()).toEqual(['hostSilenceMs']);
+    expect(changed(local, memberlistLocal).sort()).toEqual(['hostSilenceMs']);
   });
 
   it('are frozen, so no caller can change a default for everyone', () => {
