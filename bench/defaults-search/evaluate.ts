@@ -140,11 +140,22 @@ export function compare(arm: ScenarioStats, memberlist: ScenarioStats): Comparis
   };
 }
 
+/**
+ * Violations that sampling noise alone rarely causes: a false death, the load bound, a missed crash. The
+ * others compare counts that vary from seed to seed, so that a configuration equal to memberlist's
+ * exceeds it in about half the scenarios.
+ */
+export const HARD_VIOLATIONS: ReadonlySet<Violation> = new Set(['false-deaths', 'load', 'missed']);
+
 /** An arm over a scenario set. */
 export interface ArmSummary {
   /** No violation in any scenario. */
   readonly feasible: boolean;
   readonly violations: readonly { readonly scenario: string; readonly violation: Violation }[];
+  /** Of those, the {@link HARD_VIOLATIONS}. */
+  readonly hardViolations: number;
+  /** False suspicions over every scenario, over memberlist's; null when memberlist has none. */
+  readonly suspicionsRatio: number | null;
   /** Geometric mean of the all-know ratios over the gate scenarios (n = 20 and 100); null without any. */
   readonly gateGeomeanRatio: number | null;
   /** The largest of those ratios and its scenario; a gate scenario without a ratio counts as infinite. */
@@ -161,6 +172,7 @@ export function summarize(
   stats: readonly ScenarioStats[],
   comparisons: readonly Comparison[],
   scenarios: readonly Scenario[],
+  memberlist: readonly ScenarioStats[],
 ): ArmSummary {
   const byKey = new Map(scenarios.map((s) => [s.key, s]));
   const violations = comparisons.flatMap((c) =>
@@ -182,6 +194,11 @@ export function summarize(
   return {
     feasible: violations.length === 0,
     violations,
+    hardViolations: violations.filter((v) => HARD_VIOLATIONS.has(v.violation)).length,
+    suspicionsRatio: ratioOf(
+      stats.reduce((a, s) => a + s.falseSuspicions, 0),
+      memberlist.reduce((a, s) => a + s.falseSuspicions, 0),
+    ),
     gateGeomeanRatio: geomean === null || !Number.isFinite(geomean) ? null : round(geomean, 4),
     gateWorstRatio: worst === null || !Number.isFinite(worst) ? null : worst,
     gateWorstScenario: worstScenario,
@@ -197,8 +214,9 @@ export function summarize(
 }
 
 /**
- * Orders arms best first: feasible before infeasible, then fewer violations, then the smaller geometric
- * mean of the all-know ratios (a missing one last), then the smaller worst ratio; ties keep their order.
+ * Orders arms best first: feasible before infeasible, then fewer hard violations, then fewer violations,
+ * then the smaller geometric mean of the all-know ratios (a missing one last), then the smaller worst
+ * ratio; ties keep their order.
  */
 export function rank<T extends { readonly summary: ArmSummary }>(arms: readonly T[]): T[] {
   const inf = (v: number | null): number => v ?? Number.POSITIVE_INFINITY;
@@ -207,6 +225,7 @@ export function rank<T extends { readonly summary: ArmSummary }>(arms: readonly 
     .sort(
       (a, b) =>
         Number(b.arm.summary.feasible) - Number(a.arm.summary.feasible) ||
+        a.arm.summary.hardViolations - b.arm.summary.hardViolations ||
         a.arm.summary.violations.length - b.arm.summary.violations.length ||
         cmp(inf(a.arm.summary.gateGeomeanRatio), inf(b.arm.summary.gateGeomeanRatio)) ||
         cmp(inf(a.arm.summary.gateWorstRatio), inf(b.arm.summary.gateWorstRatio)) ||

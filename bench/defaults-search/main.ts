@@ -39,9 +39,9 @@ const FULL: readonly ProfilePlan[] = [
   {
     profile: 'lan',
     screenSeeds: { small: 3, n100: 2, n1000: 0 },
-    sample: 90,
+    sample: 70,
     refineRounds: 2,
-    refineTop: 3,
+    refineTop: 2,
     finalists: 6,
     finalSeeds: { small: 10, n100: 6, n1000: 2 },
     sampleSeed: 19,

@@ -154,12 +154,13 @@ export function scenarioTable(rows: readonly { label: string; stats: ScenarioSta
 
 function armLine(a: ArmResult): string[] {
   const s = a.summary;
-  const violations = [...new Set(s.violations.map((v) => v.violation))];
+  const kinds = [...new Set(s.violations.map((v) => v.violation))];
   return [
     a.role === 'candidate' ? `\`${a.key}\`` : a.key,
-    s.feasible ? 'yes' : `no: ${s.violations.length} (${violations.join(', ')})`,
+    s.feasible ? 'yes' : `no: ${s.violations.length}, ${s.hardViolations} hard (${kinds.join(', ')})`,
     formatNumber(s.gateGeomeanRatio),
     s.gateWorstRatio === null ? '–' : `${formatNumber(s.gateWorstRatio)} (${s.gateWorstScenario})`,
+    formatNumber(s.suspicionsRatio),
     seconds(s.n100AllKnowMedianMs),
     String(s.n100FalseSuspicions),
   ];
@@ -169,9 +170,10 @@ function armTable(arms: readonly ArmResult[], sizeLabel: string): string {
   return markdownTable(
     [
       'configuration',
-      'feasible',
+      'feasible (violations)',
       'all-know × memberlist, geometric mean (n = 20, 100)',
       'worst (scenario)',
+      'false suspicions × memberlist, all scenarios',
       `all-know median, ${sizeLabel} (s)`,
       `false suspicions, ${sizeLabel}`,
     ],

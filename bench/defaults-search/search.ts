@@ -139,7 +139,7 @@ async function stage(
     arms.map(async (arm): Promise<ArmResult> => {
       const [stats, ml] = await Promise.all([statsOf(arm), mlStats]);
       const comparisons = stats.map((s, i) => compare(s, ml[i]!));
-      const result = { ...arm, stats, comparisons, summary: summarize(stats, comparisons, scenarios) };
+      const result = { ...arm, stats, comparisons, summary: summarize(stats, comparisons, scenarios, ml) };
       runner.armDone(profile, name, ++done, arms.length, result);
       return result;
     }),

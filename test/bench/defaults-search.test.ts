@@ -169,6 +169,12 @@ describe('summarize', () => {
     stats({ scenario: 'b', allKnowMs: [4000, 2000, null], falseSuspicions: 30 }),
     stats({ scenario: 'c', allKnowMs: [1], falseSuspicions: 1000 }),
   ];
+  // memberlist: 10 + 20 + 970 = 1000 false suspicions, against 1037 for the arm.
+  const ml = [
+    stats({ scenario: 'a', falseSuspicions: 10 }),
+    stats({ scenario: 'b', falseSuspicions: 20 }),
+    stats({ scenario: 'c', falseSuspicions: 970 }),
+  ];
   const ratio = (scenario: string, allKnowRatio: number | null) => ({
     scenario,
     allKnowRatio,
@@ -178,8 +184,10 @@ describe('summarize', () => {
   });
 
   it('takes the geometric mean and the worst ratio over the gate scenarios only', () => {
-    const s = summarize(st, [ratio('a', 0.5), ratio('b', 0.8), ratio('c', 2)], scenarios);
+    const s = summarize(st, [ratio('a', 0.5), ratio('b', 0.8), ratio('c', 2)], scenarios, ml);
     expect(s.feasible).toBe(true);
+    expect(s.hardViolations).toBe(0);
+    expect(s.suspicionsRatio).toBe(1.037);
     // sqrt(0.5 × 0.8) = sqrt(0.4) = 0.63246
     expect(s.gateGeomeanRatio).toBe(0.6325);
     expect(s.gateWorstRatio).toBe(0.8);
@@ -194,11 +202,13 @@ describe('summarize', () => {
       st,
       [ratio('a', 0.5), { ...ratio('b', null), violations: ['load', 'suspicions'] }, ratio('c', 2)],
       scenarios,
+      ml,
     );
     expect(s.gateGeomeanRatio).toBeNull();
     expect(s.gateWorstRatio).toBeNull();
     expect(s.gateWorstScenario).toBe('b');
     expect(s.feasible).toBe(false);
+    expect(s.hardViolations).toBe(1);
     expect(s.violations).toEqual([
       { scenario: 'b', violation: 'load' },
       { scenario: 'b', violation: 'suspicions' },
@@ -207,11 +217,20 @@ describe('summarize', () => {
 });
 
 describe('rank', () => {
-  const arm = (key: string, feasible: boolean, violations: number, geomean: number | null, worst = 1) => ({
+  const arm = (
+    key: string,
+    feasible: boolean,
+    violations: number,
+    geomean: number | null,
+    worst = 1,
+    hard = violations,
+  ) => ({
     key,
     summary: {
       feasible,
       violations: Array.from({ length: violations }, () => ({ scenario: 's', violation: 'load' as const })),
+      hardViolations: hard,
+      suspicionsRatio: 1,
       gateGeomeanRatio: geomean,
       gateWorstRatio: worst,
       gateWorstScenario: 's',
@@ -220,7 +239,7 @@ describe('rank', () => {
     } satisfies ArmSummary,
   });
 
-  it('puts feasible arms first, then fewer violations, then the smaller ratio, then the smaller worst', () => {
+  it('puts feasible arms first, then fewer hard violations, then fewer violations, then the smaller ratio, then the smaller worst', () => {
     const order = rank([
       arm('A', true, 0, 0.7),
       arm('B', false, 1, 0.3),
@@ -228,8 +247,9 @@ describe('rank', () => {
       arm('D', true, 0, null),
       arm('E', false, 2, 0.1),
       arm('F', true, 0, 0.5, 0.6),
+      arm('G', false, 3, 0.1, 1, 0),
     ]).map((a) => a.key);
-    expect(order).toEqual(['F', 'C', 'A', 'D', 'B', 'E']);
+    expect(order).toEqual(['F', 'C', 'A', 'D', 'G', 'B', 'E']);
   });
 });
 
