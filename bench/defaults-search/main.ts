@@ -16,7 +16,7 @@
  * and its charts beside them instead. Simulations run in `--jobs` worker processes (default 2, or fewer
  * cores); results depend only on the seeds. Run the full search under `flock /tmp/fdkit-heavy.lock`.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ROOT, sourceState } from '../support/dist.js';
@@ -26,7 +26,7 @@ import { progress, writeResult } from '../support/report.js';
 import { HAS_HOST_SILENCE, PROFILE_BASE } from './base-profile.js';
 import { type FrontierPoint, frontierChart } from './chart.js';
 import { LOAD_BOUND } from './evaluate.js';
-import { duration, markdown, type Output, outputJson, type ProfileOutput } from './report.js';
+import { duration, markdown, type Output, outputJson, type ProfileOutput, parseOutput } from './report.js';
 import { SearchPool, type SearchRunRecord, type SearchRunSpec, serveSearchRuns } from './run.js';
 import { type SearchProfile, scenariosOf, seedsFor } from './scenarios.js';
 import { chosen, type ProfilePlan, type Runner, type StageResult, searchProfile } from './search.js';
@@ -42,7 +42,7 @@ const FULL: readonly ProfilePlan[] = [
     sample: 70,
     refineRounds: 2,
     refineTop: 2,
-    finalists: 6,
+    finalists: 3,
     finalSeeds: { small: 10, n100: 6, n1000: 2 },
     sampleSeed: 19,
   },
@@ -52,7 +52,7 @@ const FULL: readonly ProfilePlan[] = [
     sample: 40,
     refineRounds: 1,
     refineTop: 3,
-    finalists: 4,
+    finalists: 3,
     finalSeeds: { small: 6, n100: 3, n1000: 0 },
     sampleSeed: 19,
   },
@@ -62,7 +62,7 @@ const FULL: readonly ProfilePlan[] = [
     sample: 50,
     refineRounds: 1,
     refineTop: 3,
-    finalists: 4,
+    finalists: 3,
     finalSeeds: { small: 10, n100: 0, n1000: 0 },
     sampleSeed: 19,
   },
@@ -84,6 +84,8 @@ interface Settings {
   readonly json: boolean;
   readonly jobs: number;
   readonly worker: boolean;
+  /** Writes the report and charts again from the last results JSON, without running anything. */
+  readonly render: boolean;
 }
 
 function settings(argv: readonly string[]): Settings {
@@ -93,6 +95,7 @@ function settings(argv: readonly string[]): Settings {
     jobs: { kind: 'integer', min: 1, max: 64 },
     json: { kind: 'boolean' },
     worker: { kind: 'boolean' },
+    render: { kind: 'boolean' },
   });
   const quick = f.has('quick');
   const only = stringFlag(f, 'profile');
@@ -106,6 +109,7 @@ function settings(argv: readonly string[]): Settings {
     json: f.has('json'),
     jobs: numberFlag(f, 'jobs', Math.min(2, availableParallelism())),
     worker: f.has('worker'),
+    render: f.has('render'),
   };
 }
 
@@ -132,7 +136,8 @@ function plannedCost(plan: ProfilePlan): number {
   const screenArms = 2 + plan.sample + plan.refineRounds * plan.refineTop * 10;
   return (
     screenArms * price(plan.screenSeeds, (screen) => screen) +
-    (2 + plan.finalists) * price(plan.finalSeeds, () => true)
+    (2 + plan.finalists + spaceOf(plan.profile, HAS_HOST_SILENCE).hostSilenceMs.length) *
+      price(plan.finalSeeds, () => true)
   );
 }
 
@@ -234,10 +239,35 @@ function chartOf(p: ProfileOutput): string | undefined {
   });
 }
 
+/** The results' base name in bench/results/: a quick run's beside the full run's. */
+function resultName(quick: boolean): string {
+  return quick ? 'defaults-search-quick' : 'defaults-search';
+}
+
+/** Writes the markdown report and the frontier charts of `output`. */
+function writeReports(output: Output): void {
+  const quick = output.mode === 'quick';
+  const name = resultName(quick);
+  writeResult(`${name}.md`, markdown(output));
+  for (const p of output.profiles) {
+    const svg = chartOf(p);
+    if (svg === undefined) continue;
+    const suffix = p.profile === 'lan' ? '' : `-${p.profile}`;
+    if (quick) writeResult(`${name}-frontier${suffix}.svg`, svg);
+    else writeDoc(`defaults-search-frontier${suffix}.svg`, svg);
+  }
+}
+
 async function main(): Promise<void> {
   const s = settings(process.argv.slice(2));
   if (s.worker) {
     serveSearchRuns();
+    return;
+  }
+  if (s.render) {
+    const file = `${ROOT}bench/results/${resultName(s.quick)}.json`;
+    writeReports(parseOutput(readFileSync(file, 'utf8')));
+    progress(`defaults-search: the report and charts of ${file} written again`);
     return;
   }
   if (s.plans.length === 0) usageError('no profile to search', USAGE);
@@ -278,18 +308,10 @@ async function main(): Promise<void> {
     profiles,
     durationMs: Math.round(performance.now() - started),
   };
-  const name = s.quick ? 'defaults-search-quick' : 'defaults-search';
   const json = outputJson(output);
-  const file = writeResult(`${name}.json`, json);
-  writeResult(`${name}.md`, markdown(output));
-  for (const p of profiles) {
-    const svg = chartOf(p);
-    if (svg === undefined) continue;
-    const suffix = p.profile === 'lan' ? '' : `-${p.profile}`;
-    if (s.quick) writeResult(`${name}-frontier${suffix}.svg`, svg);
-    else writeDoc(`defaults-search-frontier${suffix}.svg`, svg);
-  }
-  progress(`defaults-search: done in ${duration(output.durationMs)}; ${file} and ${name}.md`);
+  const file = writeResult(`${resultName(s.quick)}.json`, json);
+  writeReports(output);
+  progress(`defaults-search: done in ${duration(output.durationMs)}; ${file} and ${resultName(s.quick)}.md`);
   if (s.json) {
     process.stdout.write(json);
     return;

@@ -5,9 +5,9 @@
  */
 import { formatNumber, markdownTable } from '../support/format.js';
 import { round } from '../support/stats.js';
-import { rank, type ScenarioStats } from './evaluate.js';
+import { type ArmSummary, rank, type ScenarioStats, type Violation } from './evaluate.js';
 import type { Scenario, SearchProfile } from './scenarios.js';
-import type { ArmResult, ProfilePlan, StageResult } from './search.js';
+import type { Arm, ArmResult, ProfilePlan, StageResult } from './search.js';
 import { PARAMS, type Space, type Values } from './space.js';
 
 /** The done-when bar of the issue: all-know time at most this multiple of memberlist's, n = 20 and 100. */
@@ -61,6 +61,7 @@ export const RESULT_COLUMNS = [
   'missed',
   'allKnowMedianMs',
   'allKnowMaxMs',
+  'healthyKnowMedianMs',
   'firstSuspectMedianMs',
   'firstDeadMedianMs',
   'killAllKnowMedianMs',
@@ -76,7 +77,11 @@ export const RESULT_COLUMNS = [
   'loadRatio',
   'bytesRatio',
   'violations',
+  'withinNoise',
   'allKnowMs',
+  'falseSuspicionsBySeed',
+  'falseDeathsBySeed',
+  'slowDeathsBySeed',
 ] as const;
 
 /** An arm as the JSON holds it: its results as rows of {@link RESULT_COLUMNS}. */
@@ -89,6 +94,7 @@ function armJson(a: ArmResult): Record<string, unknown> {
       loadRatio: c.loadRatio,
       bytesRatio: c.bytesRatio,
       violations: c.violations,
+      withinNoise: c.withinNoise,
     };
     return RESULT_COLUMNS.map((k) => cell[k]);
   });
@@ -109,6 +115,48 @@ export function outputJson(o: Output): string {
   return `${compactJson(json, 8)}\n`;
 }
 
+/**
+ * Reads an output back from its JSON (`outputJson`), the scenario rows turned into stats and comparisons
+ * again, so that the report and charts can be written anew without running the search.
+ */
+export function parseOutput(text: string): Output {
+  const raw = JSON.parse(text) as Output & { resultColumns: readonly string[] };
+  const columns = raw.resultColumns;
+  const armOf = (a: Record<string, unknown>): ArmResult => {
+    const rows = (a.results as unknown[][]).map((row) =>
+      Object.fromEntries(columns.map((c, i) => [c, row[i]])),
+    ) as Record<string, unknown>[];
+    const stats = rows.map((r) => {
+      const { allKnowRatio: _a, loadRatio: _l, bytesRatio: _b, violations: _v, withinNoise: _n, ...rest } = r;
+      return { ...rest, wallMs: 0 } as unknown as ScenarioStats;
+    });
+    const comparisons = rows.map((r) => ({
+      scenario: r.scenario as string,
+      allKnowRatio: r.allKnowRatio as number | null,
+      loadRatio: r.loadRatio as number | null,
+      bytesRatio: r.bytesRatio as number | null,
+      violations: r.violations as Violation[],
+      withinNoise: (r.withinNoise ?? []) as Violation[],
+    }));
+    const { results: _r, ...arm } = a;
+    return { ...(arm as unknown as Arm), stats, comparisons, summary: a.summary as ArmSummary };
+  };
+  const { resultColumns: _c, ...output } = raw;
+  return {
+    ...output,
+    profiles: output.profiles.map((p) => ({
+      ...p,
+      stages: p.stages.map((st) => ({
+        ...st,
+        arms: (st.arms as unknown as Record<string, unknown>[]).map(armOf),
+      })),
+    })),
+  };
+}
+
+/** `1 seed`, `2 seeds`. */
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 const seconds = (ms: number | null): string => (ms === null ? 'never' : (ms / 1000).toFixed(1));
 
 /** The values of a configuration, as `probeIntervalMs 1000, …`, adaptive as on/off. */
@@ -123,10 +171,18 @@ export const ARM_LABELS = { memberlist: 'memberlist', 'fdkit-old': 'fdkit old', 
  * The table of one scenario: memberlist, fdkit old and fdkit new, one row each, with the new/memberlist
  * ratios in the last columns (on the rows of fdkit old and new).
  */
-export function scenarioTable(rows: readonly { label: string; stats: ScenarioStats }[]): string {
+export function scenarioTable(
+  rows: readonly {
+    label: string;
+    stats: ScenarioStats;
+    violations?: readonly string[];
+    withinNoise?: readonly string[];
+  }[],
+): string {
   const header = [
     'configuration',
     'all know a host crash: median / max (s)',
+    'all but the starved know (s)',
     'first suspicion (s)',
     'false suspicions (of them, starved)',
     'false deaths (starved members’)',
@@ -134,13 +190,19 @@ export function scenarioTable(rows: readonly { label: string; stats: ScenarioSta
     'bytes / member / s',
     'all-know × memberlist',
     'msgs × memberlist',
+    'breaks',
   ];
   const base = rows[0]!.stats;
   const ratio = (a: number | null, b: number | null): string =>
     a === null || b === null || b === 0 ? '–' : (a / b).toFixed(2);
-  const body = rows.map(({ label, stats: s }, i) => [
+  const breaks = (violations: readonly string[] = [], noise: readonly string[] = []): string => {
+    const parts = [...violations, ...noise.map((v) => `(${v}, within noise)`)];
+    return parts.length === 0 ? '–' : parts.join(', ');
+  };
+  const body = rows.map(({ label, stats: s, violations, withinNoise }, i) => [
     label,
     `${seconds(s.allKnowMedianMs)} / ${seconds(s.allKnowMaxMs)}${s.missed > 0 ? ` (${s.missed} missed)` : ''}`,
+    seconds(s.healthyKnowMedianMs ?? null),
     seconds(s.firstSuspectMedianMs),
     `${s.falseSuspicions} (${s.slowSuspicions})`,
     `${s.falseDeaths} (${s.slowDeaths})`,
@@ -148,6 +210,7 @@ export function scenarioTable(rows: readonly { label: string; stats: ScenarioSta
     formatNumber(round(s.bytesPerNodePerSec, 0)),
     i === 0 ? '1' : ratio(s.allKnowMedianMs, base.allKnowMedianMs),
     i === 0 ? '1' : ratio(s.msgsPerNodePerSec, base.msgsPerNodePerSec),
+    breaks(violations, withinNoise),
   ]);
   return markdownTable(header, body);
 }
@@ -187,7 +250,7 @@ function profileSection(p: ProfileOutput): string {
   const screened = p.stages.filter((s) => s.name !== 'final');
   const screenedArms = screened.flatMap((s) => s.arms.filter((a) => a.role === 'candidate'));
   out.push(
-    `Base profile \`${p.baseProfile}\`. ${screenedArms.length} candidates screened on ${screened[0]?.scenarios.length ?? 0} scenarios (${p.plan.sample} sampled, the rest one-step neighbours of the best in ${p.plan.refineRounds} rounds); ${p.plan.finalists} finalists and the baselines on all ${final?.scenarios.length ?? 0} scenarios. Grid: ${PARAMS.map((k) => `${k} {${p.space[k].join(', ')}}`).join('; ')}.`,
+    `Base profile \`${p.baseProfile}\`. ${screenedArms.length} candidates screened on ${screened[0]?.scenarios.length ?? 0} scenarios (${p.plan.sample} sampled, the rest one-step neighbours of the best in ${p.plan.refineRounds} rounds); ${(final?.arms.length ?? 2) - 2} finalists (the best ${p.plan.finalists}, and the best of each host-silence value) and the baselines on all ${final?.scenarios.length ?? 0} scenarios. Grid: ${PARAMS.map((k) => `${k} {${p.space[k].join(', ')}}`).join('; ')}.`,
     '',
   );
   if (final === undefined) return out.join('\n');
@@ -226,12 +289,16 @@ function profileSection(p: ProfileOutput): string {
     const i = final.scenarios.indexOf(s.key);
     if (i < 0) continue;
     const rows = [
-      { label: ARM_LABELS.memberlist, stats: ml.stats[i]! },
-      { label: ARM_LABELS['fdkit-old'], stats: old.stats[i]! },
-      ...(chosen === undefined ? [] : [{ label: ARM_LABELS.new, stats: chosen.stats[i]! }]),
+      { label: ARM_LABELS.memberlist, stats: ml.stats[i]!, violations: ml.comparisons[i]!.violations },
+      { label: ARM_LABELS['fdkit-old'], stats: old.stats[i]!, violations: old.comparisons[i]!.violations },
+      ...(chosen === undefined
+        ? []
+        : [
+            { label: ARM_LABELS.new, stats: chosen.stats[i]!, violations: chosen.comparisons[i]!.violations },
+          ]),
     ];
     out.push(
-      `#### ${s.label} (\`${s.key}\`, ${ml.stats[i]!.seeds} seeds of ${s.seconds} s)`,
+      `#### ${s.label} (\`${s.key}\`, ${plural(ml.stats[i]!.seeds, 'seed')} of ${s.seconds} s)`,
       '',
       scenarioTable(rows),
       '',

@@ -36,6 +36,8 @@ export interface SearchRunSpec {
 /** One host crash's detection, each in ms from the crash; null: never (or some live member missed it). */
 export interface HostCrashTimes {
   readonly allKnowDeadMs: number | null;
+  /** The same over the live members that are not CPU-starved (their views lag behind their backlog). */
+  readonly healthyKnowDeadMs: number | null;
   readonly firstSuspectMs: number | null;
   readonly firstDeadMs: number | null;
 }
@@ -108,6 +110,7 @@ export function runSearchSpec(spec: SearchRunSpec): SearchRunRecord {
       .filter((c) => c.kind === 'crash')
       .map((c) => ({
         allKnowDeadMs: c.allKnowDeadMs,
+        healthyKnowDeadMs: c.healthyKnowDeadMs,
         firstSuspectMs: c.firstSuspectMs,
         firstDeadMs: c.firstDeadMs,
       })),

@@ -52,7 +52,7 @@ export interface ProfilePlan {
   /** Refinement rounds, each over the neighbours of the `refineTop` best so far. */
   readonly refineRounds: number;
   readonly refineTop: number;
-  /** Candidates carried into the final evaluation. */
+  /** Candidates carried into the final evaluation, besides the best of each host-silence value. */
   readonly finalists: number;
   readonly finalSeeds: SeedPlan;
   /** Seed of the grid sample. */
@@ -152,6 +152,20 @@ function candidates(arms: readonly ArmResult[]): ArmResult[] {
   return arms.filter((a) => a.role === 'candidate');
 }
 
+/**
+ * The finalists: the `top` best of `ranked`, then the best with each host-silence value of the grid not
+ * among them yet, so that the final tables show what each value costs and gains.
+ */
+export function pickFinalists(ranked: readonly ArmResult[], top: number, space: Space): ArmResult[] {
+  const out = ranked.slice(0, top);
+  for (const h of space.hostSilenceMs) {
+    if (out.some((a) => a.values.hostSilenceMs === h)) continue;
+    const best = ranked.find((a) => a.values.hostSilenceMs === h);
+    if (best !== undefined) out.push(best);
+  }
+  return out;
+}
+
 /** Every stage of the search for one profile. */
 export async function searchProfile(plan: ProfilePlan, space: Space, runner: Runner): Promise<StageResult[]> {
   const all = scenariosOf(plan.profile);
@@ -187,7 +201,7 @@ export async function searchProfile(plan: ProfilePlan, space: Space, runner: Run
       ),
     );
   }
-  const finalists = rank(stages.flatMap((s) => candidates(s.arms))).slice(0, plan.finalists);
+  const finalists = pickFinalists(rank(stages.flatMap((s) => candidates(s.arms))), plan.finalists, space);
   const finalSet = stageScenarios(all, plan.finalSeeds, () => true);
   stages.push(
     await stage(

@@ -9,6 +9,7 @@ import { frontierChart } from '../../bench/defaults-search/chart.js';
 import {
   type ArmSummary,
   compare,
+  exceedsBeyondNoise,
   paretoFrontier,
   rank,
   type ScenarioStats,
@@ -18,12 +19,18 @@ import {
 import { compactJson, scenarioTable } from '../../bench/defaults-search/report.js';
 import { runSearchSpec, type SearchRunRecord, type SearchRunSpec } from '../../bench/defaults-search/run.js';
 import { type Scenario, scenariosOf } from '../../bench/defaults-search/scenarios.js';
-import { type ArmResult, type Runner, searchProfile } from '../../bench/defaults-search/search.js';
+import {
+  type ArmResult,
+  pickFinalists,
+  type Runner,
+  searchProfile,
+} from '../../bench/defaults-search/search.js';
 import {
   keyOf,
   MEMBERLIST,
   neighbours,
   type Space,
+  spaceOf,
   type Values,
   valid,
 } from '../../bench/defaults-search/space.js';
@@ -63,8 +70,8 @@ describe('scenarioStats', () => {
     record({
       seed: 1,
       hostCrashes: [
-        { allKnowDeadMs: 1000.4, firstSuspectMs: 100, firstDeadMs: 500 },
-        { allKnowDeadMs: null, firstSuspectMs: 200, firstDeadMs: null },
+        { allKnowDeadMs: 1000.4, healthyKnowDeadMs: 900, firstSuspectMs: 100, firstDeadMs: 500 },
+        { allKnowDeadMs: null, healthyKnowDeadMs: 700, firstSuspectMs: 200, firstDeadMs: null },
       ],
       killAllKnowMs: [800],
       falsePositives: { ...NO_FP, healthySuspicions: 10, slowSuspicions: 5, healthyDeaths: 2, slowDeaths: 3 },
@@ -72,7 +79,7 @@ describe('scenarioStats', () => {
     }),
     record({
       seed: 2,
-      hostCrashes: [{ allKnowDeadMs: 3000, firstSuspectMs: 300, firstDeadMs: 2000 }],
+      hostCrashes: [{ allKnowDeadMs: 3000, healthyKnowDeadMs: 2500, firstSuspectMs: 300, firstDeadMs: 2000 }],
       killAllKnowMs: [null],
       falsePositives: { ...NO_FP, healthySuspicions: 1, accusationsByHealthy: 1, accusationsBySlow: 2 },
       msgsPerNodePerSec: 6,
@@ -87,6 +94,8 @@ describe('scenarioStats', () => {
     // Sorted: 1000, 3000, never: the median is 3000, the largest never.
     expect(s.allKnowMedianMs).toBe(3000);
     expect(s.allKnowMaxMs).toBeNull();
+    // The members that are not starved knew all three: 700, 900, 2500.
+    expect(s.healthyKnowMedianMs).toBe(900);
     expect(s.firstSuspectMedianMs).toBe(200);
     expect(s.firstDeadMedianMs).toBe(1250);
     // 800 and never: the median is never.
@@ -101,13 +110,18 @@ describe('scenarioStats', () => {
     expect(s.slowDeaths).toBe(3);
     expect(s.msgsPerNodePerSec).toBe(5);
     expect(s.seeds).toBe(2);
+    expect(s.falseSuspicionsBySeed).toEqual([15, 1]);
+    expect(s.falseDeathsBySeed).toEqual([2, 0]);
+    expect(s.slowDeathsBySeed).toEqual([3, 0]);
   });
 });
 
 describe('compare', () => {
   const ml = stats({
     falseSuspicions: 100,
+    falseSuspicionsBySeed: [30, 30, 40],
     slowDeaths: 10,
+    slowDeathsBySeed: [5, 5, 0],
     msgsPerNodePerSec: 4,
     bytesPerNodePerSec: 200,
     missed: 0,
@@ -116,20 +130,28 @@ describe('compare', () => {
 
   it('passes an arm exactly at every bound', () => {
     const c = compare(
-      stats({ falseSuspicions: 100, slowDeaths: 10, msgsPerNodePerSec: 6, missed: 0, allKnowMedianMs: 6000 }),
+      stats({
+        falseSuspicionsBySeed: [40, 30, 30],
+        slowDeathsBySeed: [0, 5, 5],
+        msgsPerNodePerSec: 6,
+        missed: 0,
+        allKnowMedianMs: 6000,
+      }),
       ml,
     );
     expect(c.violations).toEqual([]);
+    expect(c.withinNoise).toEqual([]);
     expect(c.allKnowRatio).toBe(0.6);
     expect(c.loadRatio).toBe(1.5);
   });
 
-  it('names each bound an arm goes past', () => {
+  it('names each bound an arm goes past, and an excess within the noise apart', () => {
     const c = compare(
       stats({
         falseDeaths: 1,
-        slowDeaths: 11,
-        falseSuspicions: 101,
+        // 10 more on every seed: beyond noise. One more on one seed of three: within it.
+        falseSuspicionsBySeed: [40, 40, 50],
+        slowDeathsBySeed: [6, 5, 0],
         msgsPerNodePerSec: 6.01,
         bytesPerNodePerSec: 500,
         missed: 1,
@@ -137,13 +159,35 @@ describe('compare', () => {
       }),
       ml,
     );
-    expect(c.violations).toEqual(['false-deaths', 'slow-deaths', 'suspicions', 'load', 'missed']);
+    expect(c.violations).toEqual(['false-deaths', 'suspicions', 'load', 'missed']);
+    expect(c.withinNoise).toEqual(['slow-deaths']);
     expect(c.allKnowRatio).toBe(0.5);
     expect(c.bytesRatio).toBe(2.5);
   });
 
   it('has no ratio where either all-know time is never', () => {
     expect(compare(stats({ allKnowMedianMs: null }), ml).allKnowRatio).toBeNull();
+  });
+});
+
+describe('exceedsBeyondNoise', () => {
+  it('needs a larger total', () => {
+    expect(exceedsBeyondNoise([3], [3])).toBe(false);
+    expect(exceedsBeyondNoise([5, 0], [0, 6])).toBe(false);
+  });
+
+  it('counts any excess of one seed, or of the same difference on every seed', () => {
+    expect(exceedsBeyondNoise([5], [3])).toBe(true);
+    expect(exceedsBeyondNoise([4, 4], [3, 3])).toBe(true);
+  });
+
+  it('counts a mean paired excess above two standard errors', () => {
+    // Differences 2, 1, 3, 2: mean 2, variance 2/3, standard error sqrt(2/3/4) = 0.41.
+    expect(exceedsBeyondNoise([12, 11, 13, 12], [10, 10, 10, 10])).toBe(true);
+    // Differences 2, 0: mean 1, variance 2, standard error 1.
+    expect(exceedsBeyondNoise([12, 10], [10, 10])).toBe(false);
+    // Differences 10, −9: mean 0.5, standard error 9.5.
+    expect(exceedsBeyondNoise([10, 0], [0, 9])).toBe(false);
   });
 });
 
@@ -181,6 +225,7 @@ describe('summarize', () => {
     loadRatio: 1,
     bytesRatio: 1,
     violations: [],
+    withinNoise: [],
   });
 
   it('takes the geometric mean and the worst ratio over the gate scenarios only', () => {
@@ -323,6 +368,7 @@ describe('scenarioTable', () => {
     const ml = stats({
       allKnowMedianMs: 10_000,
       allKnowMaxMs: 12_500,
+      healthyKnowMedianMs: 9000,
       firstSuspectMedianMs: 1500,
       falseSuspicions: 40,
       slowSuspicions: 4,
@@ -335,6 +381,7 @@ describe('scenarioTable', () => {
       allKnowMedianMs: 5000,
       allKnowMaxMs: null,
       missed: 1,
+      healthyKnowMedianMs: 4000,
       firstSuspectMedianMs: 1000,
       falseSuspicions: 10,
       slowSuspicions: 0,
@@ -345,13 +392,13 @@ describe('scenarioTable', () => {
     });
     const table = scenarioTable([
       { label: 'memberlist', stats: ml },
-      { label: 'fdkit new', stats: next },
+      { label: 'fdkit new', stats: next, violations: ['load'], withinNoise: ['suspicions'] },
     ]);
     const lines = table.split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[2]).toBe('| memberlist | 10.0 / 12.5 | 1.5 | 40 (4) | 0 (3) | 4 | 200 | 1 | 1 |');
+    expect(lines[2]).toBe('| memberlist | 10.0 / 12.5 | 9.0 | 1.5 | 40 (4) | 0 (3) | 4 | 200 | 1 | 1 | – |');
     expect(lines[3]).toBe(
-      '| fdkit new | 5.0 / never (1 missed) | 1.0 | 10 (0) | 0 (0) | 5 | 300 | 0.50 | 1.25 |',
+      '| fdkit new | 5.0 / never (1 missed) | 4.0 | 1.0 | 10 (0) | 0 (0) | 5 | 300 | 0.50 | 1.25 | load, (suspicions, within noise) |',
     );
   });
 });
@@ -404,7 +451,9 @@ describe('searchProfile on a fake runner', () => {
       return Promise.resolve(
         record({
           seed: spec.seed,
-          hostCrashes: [{ allKnowDeadMs: m * 1000, firstSuspectMs: 1, firstDeadMs: 2 }],
+          hostCrashes: [
+            { allKnowDeadMs: m * 1000, healthyKnowDeadMs: m * 1000, firstSuspectMs: 1, firstDeadMs: 2 },
+          ],
         }),
       );
     },
@@ -542,5 +591,17 @@ describe('frontierChart', () => {
     for (const role of ['memberlist', 'fdkit-old', 'new']) expect(svg).toContain(`data-role="${role}"`);
     expect(svg).toContain('>fdkit new</text>');
     expect(svg).toContain('>memberlist (its defaults)</text>');
+  });
+});
+
+describe('pickFinalists', () => {
+  const arm = (key: string, hostSilenceMs: number): ArmResult =>
+    ({ key, values: { ...MEMBERLIST.lan, hostSilenceMs } }) as unknown as ArmResult;
+
+  it('takes the best, then the best of each host-silence value not among them', () => {
+    const ranked = [arm('A', 1000), arm('B', 1000), arm('C', 0), arm('D', 2000), arm('E', 0)];
+    const space = { ...spaceOf('lan', true), hostSilenceMs: [0, 1000, 2000, 3000] };
+    expect(pickFinalists(ranked, 1, space).map((a) => a.key)).toEqual(['A', 'C', 'D']);
+    expect(pickFinalists(ranked, 2, space).map((a) => a.key)).toEqual(['A', 'B', 'C', 'D']);
   });
 });
