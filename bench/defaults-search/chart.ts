@@ -1,8 +1,10 @@
 /**
  * The frontier chart of the defaults search: every screened candidate a dot (all-know time against
- * false suspicions at one cluster size), hollow when it breaks a constraint, the Pareto frontier of the
- * feasible ones as a staircase, and the three baselines marked and labelled. A scatter plot on the
- * benches' SVG helpers (`../support/svg-chart.ts`).
+ * false suspicions at one cluster size): filled when it meets every constraint, pale when it breaks only
+ * the noisy comparisons (false suspicions, starved members' deaths), hollow when it breaks a hard one
+ * (a false death, the load bound, a missed crash); the Pareto frontier of the first two kinds as a
+ * staircase, and the three baselines marked and labelled. A scatter plot on the benches' SVG helpers
+ * (`../support/svg-chart.ts`).
  */
 import { escapeXml, formatNumber, linearTicks, logTicks, PALETTE, wrapText } from '../support/svg-chart.js';
 import { paretoFrontier } from './evaluate.js';
@@ -13,7 +15,8 @@ export interface FrontierPoint {
   readonly x: number;
   /** All-know time, in s. */
   readonly y: number;
-  readonly feasible: boolean;
+  /** Meets every constraint; `soft`: breaks only the noisy comparisons; `hard`: breaks a hard one. */
+  readonly verdict: 'feasible' | 'soft' | 'hard';
   readonly role: 'memberlist' | 'fdkit-old' | 'new' | 'candidate';
 }
 
@@ -32,6 +35,7 @@ const MARKS = {
   new: { name: 'fdkit new', color: PALETTE[2]! },
 } as const;
 const FEASIBLE = PALETTE[0]!;
+const SOFT = PALETTE[5]!;
 const FRONTIER = PALETTE[1]!;
 const INFEASIBLE = '#9a9a9a';
 
@@ -49,12 +53,12 @@ function marker(role: keyof typeof MARKS, x: number, y: number): string {
   }
 }
 
-/** A scatter chart of the candidates with the feasible ones' frontier and the baselines. */
+/** A scatter chart of the candidates, the frontier of those without a hard violation, and the baselines. */
 export function frontierChart(o: FrontierChartOptions): string {
-  const width = 760;
-  const height = 540;
+  const width = 900;
+  const height = 560;
   const noteLines = o.note === undefined ? [] : wrapText(o.note, 115);
-  const frame = { left: 72, right: 24, top: 86, bottom: 58 + noteLines.length * 13 };
+  const frame = { left: 72, right: 24, top: 104, bottom: 58 + noteLines.length * 13 };
   const plotW = width - frame.left - frame.right;
   const plotH = height - frame.top - frame.bottom;
   const pts = o.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
@@ -82,18 +86,27 @@ export function frontierChart(o: FrontierChartOptions): string {
   // Legend, two rows.
   const legend: { name: string; swatch: (x: number, y: number) => string }[] = [
     {
-      name: 'candidate meeting every constraint',
-      swatch: (x, y) => `<circle cx="${x + 8}" cy="${y - 4}" r="4" fill="${FEASIBLE}" fill-opacity="0.75"/>`,
+      name: 'meets every constraint',
+      swatch: (x, y) => `<circle cx="${x + 8}" cy="${y - 4}" r="4" fill="${FEASIBLE}" fill-opacity="0.85"/>`,
     },
     {
-      name: 'candidate breaking one',
+      name: 'more suspicions or starved deaths',
+      swatch: (x, y) => `<circle cx="${x + 8}" cy="${y - 4}" r="4" fill="${SOFT}" fill-opacity="0.6"/>`,
+    },
+    {
+      name: 'a false death, the load or a miss',
       swatch: (x, y) =>
         `<circle cx="${x + 8}" cy="${y - 4}" r="4" fill="none" stroke="${INFEASIBLE}" stroke-width="1.3"/>`,
     },
     {
-      name: 'Pareto frontier of those meeting all',
+      name: 'frontier of the first two kinds',
       swatch: (x, y) =>
         `<line x1="${x}" y1="${y - 4}" x2="${x + 22}" y2="${y - 4}" stroke="${FRONTIER}" stroke-width="2"/>`,
+    },
+    {
+      name: 'frontier of all candidates',
+      swatch: (x, y) =>
+        `<line x1="${x}" y1="${y - 4}" x2="${x + 22}" y2="${y - 4}" stroke="${INFEASIBLE}" stroke-width="1.5" stroke-dasharray="5 4"/>`,
     },
     ...(['memberlist', 'fdkit-old', 'new'] as const).map((role) => ({
       name: MARKS[role].name,
@@ -101,8 +114,8 @@ export function frontierChart(o: FrontierChartOptions): string {
     })),
   ];
   legend.forEach((item, i) => {
-    const x = 20 + (i % 3) * 250;
-    const y = 48 + Math.floor(i / 3) * 20;
+    const x = 20 + (i % 3) * 290;
+    const y = 48 + Math.floor(i / 3) * 19;
     svg.push(
       `<g class="legend-item">${item.swatch(x, y)}<text x="${x + 28}" y="${y}" fill="#222">${escapeXml(item.name)}</text></g>`,
     );
@@ -131,28 +144,35 @@ export function frontierChart(o: FrontierChartOptions): string {
   for (const p of candidates) {
     const [cx, cy] = [fx(p.x).toFixed(1), fy(p.y).toFixed(1)];
     svg.push(
-      p.feasible
-        ? `<circle class="dot feasible" cx="${cx}" cy="${cy}" r="3.5" fill="${FEASIBLE}" fill-opacity="0.75"/>`
-        : `<circle class="dot infeasible" cx="${cx}" cy="${cy}" r="3.5" fill="none" stroke="${INFEASIBLE}" stroke-width="1.2"/>`,
+      p.verdict === 'feasible'
+        ? `<circle class="dot feasible" cx="${cx}" cy="${cy}" r="3.5" fill="${FEASIBLE}" fill-opacity="0.85"/>`
+        : p.verdict === 'soft'
+          ? `<circle class="dot soft" cx="${cx}" cy="${cy}" r="3.5" fill="${SOFT}" fill-opacity="0.6"/>`
+          : `<circle class="dot hard" cx="${cx}" cy="${cy}" r="3.5" fill="none" stroke="${INFEASIBLE}" stroke-width="1.2"/>`,
     );
   }
   svg.push('</g>');
-  const feasible = candidates.filter((p) => p.feasible);
-  const front = paretoFrontier(feasible).map((i) => feasible[i]!);
-  if (front.length > 0) {
-    // A staircase: each frontier point holds until the next one, to the right, is lower.
+  // A staircase: each frontier point holds until the next one, to the right, is lower.
+  const staircase = (points: readonly FrontierPoint[], attributes: string, cls: string): void => {
+    const front = paretoFrontier(points).map((i) => points[i]!);
+    if (front.length === 0) return;
     const steps: string[] = [];
     front.forEach((p, i) => {
       steps.push(`${fx(p.x).toFixed(1)},${fy(p.y).toFixed(1)}`);
       const next = front[i + 1];
       if (next !== undefined) steps.push(`${fx(next.x).toFixed(1)},${fy(p.y).toFixed(1)}`);
     });
-    const last = front[front.length - 1]!;
-    steps.push(`${(width - frame.right).toFixed(1)},${fy(last.y).toFixed(1)}`);
+    steps.push(`${(width - frame.right).toFixed(1)},${fy(front[front.length - 1]!.y).toFixed(1)}`);
     svg.push(
-      `<path class="frontier" d="M${steps.join(' L')}" fill="none" stroke="${FRONTIER}" stroke-width="2" stroke-linejoin="round"/>`,
+      `<path class="${cls}" d="M${steps.join(' L')}" fill="none" ${attributes} stroke-linejoin="round"/>`,
     );
-  }
+  };
+  staircase(candidates, `stroke="${INFEASIBLE}" stroke-width="1.5" stroke-dasharray="5 4"`, 'frontier-all');
+  staircase(
+    candidates.filter((p) => p.verdict !== 'hard'),
+    `stroke="${FRONTIER}" stroke-width="2"`,
+    'frontier',
+  );
   // Each baseline's label has a side of its own, so that the three stay apart when their points are close.
   const place = {
     memberlist: [12, -10, 'start'],

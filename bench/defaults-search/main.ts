@@ -224,7 +224,7 @@ function chartOf(p: ProfileOutput): string | undefined {
       key: a.key,
       x: stats.reduce((sum, st) => sum + st.falseSuspicions, 0),
       y: median / 1000,
-      feasible: a.summary.feasible,
+      verdict: a.summary.feasible ? 'feasible' : a.summary.hardViolations === 0 ? 'soft' : 'hard',
       role: a.role === 'candidate' ? (a.key === p.chosen ? 'new' : 'candidate') : a.role,
     });
   }
@@ -235,7 +235,7 @@ function chartOf(p: ProfileOutput): string | undefined {
     xLabel: `false suspicions over the ${n.length} screening scenarios at n = ${size} (every member's view counts)`,
     yLabel: `all members know a crashed host dead: median (s)`,
     points,
-    note: `${points.length - 2} candidates and the two baselines on the screening scenarios, ${seedsFor(n[0]!, screen.seeds)} seed(s) each at n = ${size}; a candidate meets the constraints when it does in every screening scenario (all sizes); fdkit defaults-search`,
+    note: `${points.length - 2} candidates and the two baselines on the screening scenarios, ${seedsFor(n[0]!, screen.seeds)} seed(s) each at n = ${size}; a verdict covers every screening scenario (all sizes); fdkit defaults-search`,
   });
 }
 

@@ -562,25 +562,26 @@ describe('frontierChart', () => {
     xLabel: 'false suspicions',
     yLabel: 'seconds',
     points: [
-      { key: 'memberlist', x: 100, y: 10, feasible: false, role: 'memberlist' },
-      { key: 'fdkit-old', x: 90, y: 10.5, feasible: false, role: 'fdkit-old' },
-      { key: 'a', x: 50, y: 6, feasible: true, role: 'candidate' },
-      { key: 'b', x: 80, y: 4, feasible: true, role: 'new' },
-      { key: 'c', x: 70, y: 7, feasible: true, role: 'candidate' },
-      { key: 'd', x: 10, y: 2, feasible: false, role: 'candidate' },
+      { key: 'memberlist', x: 100, y: 10, verdict: 'hard', role: 'memberlist' },
+      { key: 'fdkit-old', x: 90, y: 10.5, verdict: 'hard', role: 'fdkit-old' },
+      { key: 'a', x: 50, y: 6, verdict: 'feasible', role: 'candidate' },
+      { key: 'b', x: 80, y: 4, verdict: 'soft', role: 'new' },
+      { key: 'c', x: 70, y: 7, verdict: 'feasible', role: 'candidate' },
+      { key: 'd', x: 10, y: 2, verdict: 'hard', role: 'candidate' },
     ],
   });
 
-  it('draws every candidate as a dot, hollow when it breaks a constraint', () => {
-    expect(svg.match(/class="dot feasible"/g)).toHaveLength(3);
-    expect(svg.match(/class="dot infeasible"/g)).toHaveLength(1);
+  it('draws every candidate as a dot, by verdict', () => {
+    expect(svg.match(/class="dot feasible"/g)).toHaveLength(2);
+    expect(svg.match(/class="dot soft"/g)).toHaveLength(1);
+    expect(svg.match(/class="dot hard"/g)).toHaveLength(1);
     expect(svg).toContain('<title>Frontier &lt;lan&gt;</title>');
   });
 
-  it('draws the frontier of the feasible candidates as a staircase through a and b', () => {
+  it('draws the frontier of the candidates without a hard violation as a staircase through a and b', () => {
     const d = /class="frontier" d="M([^"]+)"/.exec(svg)![1]!;
     // a, the step right to b's x at a's height, b, then on to the right edge: four points; c is beaten
-    // by a, d is infeasible.
+    // by a, d has a hard violation.
     const points = d.split(' L');
     expect(points).toHaveLength(4);
     expect(points[0]!.split(',')[1]).toBe(points[1]!.split(',')[1]);
