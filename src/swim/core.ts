@@ -202,10 +202,7 @@ export class SwimCore {
     this.broadcasts = new Broadcasts(this.name, this.outbox, reporter, config.packetBytesMax);
   }
 
-  /**
-   * This member's incarnation (unsigned 32-bit): the starting one, raised by one at each refutation and
-   * each {@link SwimCore.updateMetadata}.
-   */
+  /** This member's incarnation (unsigned 32-bit), raised by one at each refutation and metadata update. */
   get incarnation(): number {
     return this.self.incarnation;
   }
@@ -228,10 +225,7 @@ export class SwimCore {
     return this.health.awareness.score;
   }
 
-  /**
-   * The direct-ping timeout the round trips measured so far give, before local health stretches it;
-   * undefined unless the member was created with `adaptiveProbeTimeout`.
-   */
+  /** The direct-ping timeout measured round trips give (before local health); needs `adaptiveProbeTimeout`. */
   get adaptiveProbeTimeoutMs(): number | undefined {
     return this.prober.adaptiveTimeout?.timeoutMs();
   }
