@@ -107,10 +107,11 @@ export class Suspicions implements SuspicionSource {
     const suspicion = new Suspicion(s.from, expected, minMs, maxMs, clock, (dueMs) => {
       const guard = this.ctx.health.freezeGuard;
       this.ctx.health.noteTimer(dueMs);
-      // The silence convicts only a host that went silent alone: if others are suspected too, a
-      // partition is likelier than hosts failing together, and Lifeguard's timeout outlasts short ones.
-      if (suspicion.endsBySilence && this.running.size > 1) {
-        suspicion.hostHeard();
+      // The silence convicts only a host that went silent alone: if other hosts went silent to this
+      // member too, a partition is likelier than hosts failing together, and Lifeguard's timeout outlasts
+      // short ones. Suspicions of members whose hosts answer (slow, paused, behind loss) do not count.
+      if (suspicion.endsBySilence && this.othersSilent(suspicion)) {
+        suspicion.silenceDoubted();
         return;
       }
       const conclude = (): void => {
@@ -178,6 +179,16 @@ export class Suspicions implements SuspicionSource {
       silenceMs,
       deadlineMs,
     );
+  }
+
+  /**
+   * Whether the host of a suspect other than `suspicion`'s went silent to this member too (and has not
+   * been heard from since), whether or not its own silence was doubted already: in a partition, every
+   * host of the other side stays silent, and each new one finds the earlier ones.
+   */
+  private othersSilent(suspicion: Suspicion): boolean {
+    for (const other of this.running.values()) if (other !== suspicion && other.wentSilent) return true;
+    return false;
   }
 
   /** `id`'s host accepted a connection of this member's: its silence no longer ends a suspicion. */
