@@ -30,6 +30,8 @@ const EMPTY = new Uint8Array(0);
 export interface SuspicionsPort {
   /** The suspicion of `id` ran out: declare it dead (the membership rules). */
   declareDead(d: DeadUpdate, suspicion: Suspicion): void;
+  /** Whether `id` came back from dead or left lately (the membership rules). */
+  cameBackRecently(id: number): boolean;
   /** Pings `id` once, outside the probe cycle, carrying the accusation if `accuse` (the prober). */
   pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void, accuse: boolean): void;
 }
@@ -162,6 +164,8 @@ export class Suspicions implements SuspicionSource {
     // ends.
     const suspicion = this.running.get(id);
     if (!silent || config.hostSilenceMs === 0 || suspicion === undefined) return;
+    // Back from the dead lately: a flapping link, not a host going down.
+    if (this.port.cameBackRecently(id)) return;
     // A second silent probe (the buddy re-probe) keeps the first window and its rechecks.
     if (suspicion.isSilent) return;
     const silenceMs = Math.max(config.hostSilenceMs, config.probeTimeoutMs);

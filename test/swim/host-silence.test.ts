@@ -51,6 +51,18 @@ describe('Suspicions: a silent host', () => {
     expect(t.pings).toEqual([]);
   });
 
+  it('is left to Lifeguard’s timeout when it came back from the dead lately (a flapping link)', () => {
+    const t = six();
+    t.cameBack.add(t.b);
+    t.s.probeFailed(t.b, false, true);
+    run(t.clock, SILENCE);
+    expect(t.dead).toEqual([]);
+    // No window, so no rechecks either.
+    expect(tries(t)).toEqual([]);
+    run(t.clock, LIFEGUARD_MAX - SILENCE);
+    expect(t.pings.map((p) => [p.id, p.atMs])).toEqual([[t.b, LIFEGUARD_MAX]]);
+  });
+
   it('is tried 14 times during the window: every 93.75 ms while more than a step is left', () => {
     // k × 1500/16 for k = 1…14, each given the time left to the deadline; at k = 15 only one step
     // (93.75 ms) is left, too little for a retransmitted SYN, and k = 16 is the deadline. With the
