@@ -153,6 +153,7 @@ export class SwimCore {
     });
     this.suspicions = new Suspicions(ctx, this.self, reporter, {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
+      cameBackRecently: (id) => this.rules.cameBackRecently(id),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
     this.conflicts = new NameConflicts(ctx, resolved.conflictPolicy, (event) => env.emit(event), {
@@ -202,10 +203,7 @@ export class SwimCore {
     this.broadcasts = new Broadcasts(this.name, this.outbox, reporter, config.packetBytesMax);
   }
 
-  /**
-   * This member's incarnation (unsigned 32-bit): the starting one, raised by one at each refutation and
-   * each {@link SwimCore.updateMetadata}.
-   */
+  /** This member's incarnation (unsigned 32-bit), raised by one at each refutation and metadata update. */
   get incarnation(): number {
     return this.self.incarnation;
   }
@@ -228,10 +226,7 @@ export class SwimCore {
     return this.health.awareness.score;
   }
 
-  /**
-   * The direct-ping timeout the round trips measured so far give, before local health stretches it;
-   * undefined unless the member was created with `adaptiveProbeTimeout`.
-   */
+  /** The direct-ping timeout measured round trips give (before local health); needs `adaptiveProbeTimeout`. */
   get adaptiveProbeTimeoutMs(): number | undefined {
     return this.prober.adaptiveTimeout?.timeoutMs();
   }
