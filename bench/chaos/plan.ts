@@ -5,14 +5,14 @@
  * - the time a pause must stay under to kill nobody: `suspicionMinMs`, the shortest a suspicion can last
  *   while the suspect's host still accepts connections (enough confirmations bring any suspicion down to
  *   it); and the time a cut must stay under: `silentMinMs`, the shortest suspicion of a silent host (the
- *   host silence, `hostSilenceMs`; a member cut off is as silent as a crashed host). A pause or cut of at
+ *   host-silence window, 1 s at n = 10; a member cut off is as silent as a crashed host). A pause or cut of at
  *   most that long excuses no death;
  * - the convergence bound after the last fault, the sum of what may follow it one after the other:
  *   `worstCaseAllKnowMs` (a member killed just before is probed, suspected for the longest suspicion
- *   timeout and its death spread: 40 s), `reconnectIntervalMs` (two sides of a healed partition, each
+ *   timeout and its death spread: 46 s), `reconnectIntervalMs` (two sides of a healed partition, each
  *   holding the other dead, find each other at the next reconnection tick: 10 s), and
  *   `stableForMs × 1.1` of the leader hint (a comeback takes the lead only after that wait: 11 s);
- *   61 s in all at n = 10.
+ *   67 s in all at n = 10.
  */
 import { DEFAULT_STABLE_FOR_MS } from '../../src/omega/leader-options.js';
 import { lan } from '../../src/swim/profiles.js';
@@ -41,9 +41,7 @@ export function chaosBounds(members: number): ChaosBounds {
     members,
     suspicionMinMs: t.suspicionMinMs,
     silentMinMs:
-      lan.hostSilenceMs === 0
-        ? t.suspicionMinMs
-        : Math.min(t.suspicionMinMs, Math.max(lan.hostSilenceMs, lan.probeTimeoutMs)),
+      t.hostSilenceWindowMs === 0 ? t.suspicionMinMs : Math.min(t.suspicionMinMs, t.hostSilenceWindowMs),
     suspicionMaxMs: t.suspicionMaxMs,
     worstCaseAllKnowMs: t.worstCaseAllKnowMs,
     reconnectIntervalMs: lan.reconnectIntervalMs,

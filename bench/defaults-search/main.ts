@@ -20,7 +20,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ROOT, sourceState } from '../support/dist.js';
-import { benchFlags, numberFlag, stringFlag, usageError } from '../support/flags.js';
+import { benchFlags, listFlag, numberFlag, stringFlag, usageError } from '../support/flags.js';
 import { formatNumber, formatTable } from '../support/format.js';
 import { progress, writeResult } from '../support/report.js';
 import { HAS_HOST_SILENCE, PROFILE_BASE } from './base-profile.js';
@@ -30,10 +30,10 @@ import { duration, markdown, type Output, outputJson, type ProfileOutput, parseO
 import { SearchPool, type SearchRunRecord, type SearchRunSpec, serveSearchRuns } from './run.js';
 import { type SearchProfile, scenariosOf, seedsFor } from './scenarios.js';
 import { chosen, type ProfilePlan, type Runner, type StageResult, searchProfile } from './search.js';
-import { spaceOf } from './space.js';
+import { parseKey, spaceOf, type Values } from './space.js';
 
 const USAGE =
-  'usage: tsx bench/defaults-search/main.ts [--quick] [--profile lan|wan|local] [--jobs N] [--json]';
+  'usage: tsx bench/defaults-search/main.ts [--quick] [--profile lan|wan|local] [--also PROFILE=KEY ...] [--jobs N] [--json]';
 
 const FULL: readonly ProfilePlan[] = [
   {
@@ -96,13 +96,29 @@ function settings(argv: readonly string[]): Settings {
     json: { kind: 'boolean' },
     worker: { kind: 'boolean' },
     render: { kind: 'boolean' },
+    also: { kind: 'list' },
   });
   const quick = f.has('quick');
   const only = stringFlag(f, 'profile');
   if (only !== undefined && only !== 'lan' && only !== 'wan' && only !== 'local') {
     usageError(`--profile: lan, wan or local, got '${only}'`, USAGE);
   }
-  const plans = (quick ? QUICK : FULL).filter((p) => only === undefined || p.profile === only);
+  // --also lan=KEY: a candidate the final stage of that profile runs whatever the screening found.
+  const also = new Map<string, Values[]>();
+  for (const item of listFlag(f, 'also')) {
+    const [profile, key] = item.split('=', 2);
+    const values = key === undefined ? undefined : parseKey(key);
+    if (values === undefined || (profile !== 'lan' && profile !== 'wan' && profile !== 'local')) {
+      usageError(`--also: PROFILE=KEY, as 'lan=p1000 t200 m5 x6 i3 a0 g200n4 h1000', got '${item}'`, USAGE);
+    }
+    also.set(profile, [...(also.get(profile) ?? []), values]);
+  }
+  const plans = (quick ? QUICK : FULL)
+    .filter((p) => only === undefined || p.profile === only)
+    .map((p) => {
+      const extra = also.get(p.profile);
+      return extra === undefined ? p : { ...p, alsoFinal: extra };
+    });
   return {
     quick,
     plans,

@@ -45,6 +45,8 @@ export interface StageResult {
 
 /** How much of the search a profile gets. */
 export interface ProfilePlan {
+  /** Candidates the final stage runs whatever the screening found (`--also`). */
+  readonly alsoFinal?: readonly Values[];
   readonly profile: SearchProfile;
   readonly screenSeeds: SeedPlan;
   /** Grid points sampled for screening. */
@@ -201,7 +203,9 @@ export async function searchProfile(plan: ProfilePlan, space: Space, runner: Run
       ),
     );
   }
-  const finalists = pickFinalists(rank(stages.flatMap((s) => candidates(s.arms))), plan.finalists, space);
+  const picked = pickFinalists(rank(stages.flatMap((s) => candidates(s.arms))), plan.finalists, space);
+  const extra = (plan.alsoFinal ?? []).filter((v) => !picked.some((a) => keyOf(a.values) === keyOf(v)));
+  const finalists = [...picked, ...extra.map(candidate)];
   const finalSet = stageScenarios(all, plan.finalSeeds, () => true);
   stages.push(
     await stage(

@@ -40,6 +40,21 @@ const SHORT: Readonly<Record<Param, string>> = {
   hostSilenceMs: 'h',
 };
 
+/**
+ * The values of a key as {@link keyOf} writes it (`p1000 t200 m5 x6 i3 a0 g200n4 h1000`), or undefined when
+ * it does not name every parameter once with an integer.
+ */
+export function parseKey(key: string): Values | undefined {
+  const out: Partial<Record<Param, number>> = {};
+  const byShort = new Map(PARAMS.map((p) => [SHORT[p], p] as const));
+  for (const [, short, digits] of key.matchAll(/([a-z])(\d+)/g)) {
+    const param = byShort.get(short!);
+    if (param === undefined || out[param] !== undefined) return undefined;
+    out[param] = Number(digits);
+  }
+  return PARAMS.every((p) => out[p] !== undefined) ? (out as Values) : undefined;
+}
+
 /** A candidate's key: every value, in a fixed order. */
 export function keyOf(v: Values): string {
   const s = (p: Param): string => `${SHORT[p]}${v[p]}`;

@@ -5,7 +5,7 @@
  */
 import { type FlagSpec, type ParsedFlags, parseFlags, UsageError } from '../../src/cli/args.js';
 
-export { numberFlag, stringFlag } from '../../src/cli/args.js';
+export { listFlag, numberFlag, stringFlag } from '../../src/cli/args.js';
 
 /** Says what is wrong with the command line, and the usage, on stderr; exits with status 2. */
 export function usageError(message: string, usage: string): never {

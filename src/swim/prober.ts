@@ -12,6 +12,7 @@ import type { AdaptiveTimeout } from './adaptive-timeout.js';
 import type { SwimContext } from './context.js';
 import { packetBytes } from './message-size.js';
 import type { Ack, DeadUpdate, Nack, Ping, PingReq, SuspectUpdate, Update } from './messages.js';
+import { hostSilenceWindowMs } from './timing.js';
 
 /** What the prober asks of the other mechanisms. */
 export interface ProberPort {
@@ -374,7 +375,7 @@ export class Prober {
       // connection says nothing of it: its SYN may have left before the host went down.
       if (this.silentProbe === state && lifecycle.isRunning) this.port.hostAnswered(state.target);
     };
-    const timeoutMs = config.probeIntervalMs + config.hostSilenceMs;
+    const timeoutMs = config.probeIntervalMs + hostSilenceWindowMs(config, this.ctx.view.clusterSize);
     outbox.tryConnect(state.target, onRefused, onAccepted, timeoutMs);
   }
 

@@ -78,30 +78,51 @@ export const memberlistLocal: SwimConfig = Object.freeze({
 });
 
 /**
- * The default for members in one data centre: memberlist's LAN values, with a suspicion of a silent host
- * ended sooner.
+ * The default for members in one data centre: memberlist's LAN values, with a crashed host convicted on
+ * its silence, and the changes the search of `bench/defaults-search` chose with it (docs/defaults-search.md).
  */
 export const lan: SwimConfig = Object.freeze({
   ...memberlistLan,
-  // Lifeguard's timeout now waits only for members whose host still answers (paused, overloaded, behind
-  // loss) and for correlated silences: 6 × log10(n) periods outlast a 6 s pause at n >= 10.
-  suspicionMult: 6,
-  // A live host accepts a connection within one SYN retransmission (1 s) even at 30 % loss, most of the
-  // time, and a live suspect refutes in well under a second; a crashed host does neither.
-  hostSilenceMs: 1500,
+  // A LAN round trip is well under a millisecond: the ping-req round starts sooner, so a probe that
+  // failed has its helpers' nacks (the silence's second vantage point) well before the period ends.
+  probeTimeoutMs: 200,
+  // Lifeguard's timeout now waits only on members whose host still answers (paused, overloaded, behind
+  // loss), which gain a period from 5: no paused member was convicted in the search's 6 s pauses.
+  suspicionMult: 5,
+  // A death convicted on silence spreads on its own (the others hold only a suspicion): a fan-out of 4
+  // reaches every member a round sooner, for 2 % more messages at n = 100.
+  gossipNodes: 4,
+  // × max(1, log10 n): 1 s at 10 members or fewer, 1.3 s at 20, 2 s at 100. A live host accepts one of
+  // the 15 connections tried over it but at odds of about 4 · 10^−5 at 30 % loss, and a live suspect
+  // refutes well within it.
+  hostSilenceMs: 1000,
 });
 
 /** The default for members across data centres: memberlist's WAN values, with the host silence. */
 export const wan: SwimConfig = Object.freeze({
   ...memberlistWan,
-  // Two SYN retransmissions (1 s, then 2 s more) and a WAN refutation fit.
+  // A WAN round trip is tens to hundreds of ms: 2 s still leaves the ping-req round three seconds.
+  probeTimeoutMs: 2000,
+  // Lifeguard's timeout waits only on hosts that still answer; 3 × log10(n) periods of 5 s outlast the
+  // search's pauses and cuts.
+  suspicionMult: 3,
+  // Quicker, narrower rounds: a death convicted on silence spreads on its own.
+  gossipIntervalMs: 300,
+  gossipNodes: 3,
+  // × max(1, log10 n): 5 s at 10 members or fewer, 10 s at 100, two SYN retransmissions and more.
   hostSilenceMs: 5000,
 });
 
-/** The default for members on one host: memberlist's local values, with the host silence. */
+/** The default for members on one host (tests, development): memberlist's local values, with the host silence. */
 export const local: SwimConfig = Object.freeze({
   ...memberlistLocal,
-  hostSilenceMs: 1000,
+  // Loopback: a helper's nack is the silence's second vantage point, so three helpers rather than one.
+  probeTimeoutMs: 300,
+  indirectChecks: 3,
+  suspicionMult: 4,
+  gossipNodes: 4,
+  // × max(1, log10 n): half a second at 10 members or fewer.
+  hostSilenceMs: 500,
 });
 
 /** The presets by name, for command lines and configuration files. */

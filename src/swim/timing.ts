@@ -96,8 +96,9 @@ export function scaledPushPullIntervalMs(config: SwimConfig, n: number): number 
  * @param clusterSize - number of members, an integer >= 2
  * @example
  * ```ts
- * expectedTiming({}, 100).suspicionMinMs;             // 8000 = 4 × log10(100) × 1000
- * expectedTiming({ probeIntervalMs: 500 }, 5).suspicionMaxMs; // 12000
+ * expectedTiming({}, 100).suspicionMinMs;             // 10000 = 5 × log10(100) × 1000
+ * expectedTiming({}, 100).hostSilenceWindowMs;        // 2000 = 1000 × log10(100)
+ * expectedTiming({ probeIntervalMs: 500 }, 5).suspicionMaxMs; // 15000 = 6 × 5 × 1 × 500
  * ```
  * @throws {@link InvalidOptionError} for an invalid field or cluster size.
  */

@@ -79,7 +79,7 @@ describe('killKnown', () => {
 
 describe('convergenceBound', () => {
   it('at 100 members: 7 rounds of dissemination, and one round of 3 packets drained 12 times', () => {
-    // log4(100) + ln(100)/3 = 3.32 + 1.54 → 5, plus 2 rounds: 7 × 200 ms. 99 × 30 B = 2970 B: 3 packets,
+    // lan's fan-out of 4: log5(100) + ln(100)/4 = 2.86 + 1.15 → 5, plus 2 rounds: 7 × 200 ms. 99 × 30 B = 2970 B: 3 packets,
     // one round of 3; retransmitLimit = 4 × ceil(log10 101) = 12.
     const b = convergenceBound({}, 100, 30);
     expect(b.disseminationMs).toBe(1400);
@@ -91,11 +91,11 @@ describe('convergenceBound', () => {
   });
 
   it('grows with the statements to carry: 200 members of 60-byte statements', () => {
-    // 199 × 60 = 11940 B: 9 packets, 3 rounds; log4(200) + ln(200)/3 = 3.82 + 1.77 → 6, + 2 = 8 rounds;
-    // retransmitLimit = 4 × ceil(log10 201) = 12.
+    // 199 × 60 = 11940 B: 9 packets, over lan's fan-out of 4 in 3 rounds; log5(200) + ln(200)/4 = 3.29 +
+    // 1.32 → 5, + 2 = 7 rounds; retransmitLimit = 4 × ceil(log10 201) = 12.
     const b = convergenceBound({}, 200, 60);
     expect(b.packetsPerSweep).toBe(9);
     expect(b.roundsPerSweep).toBe(3);
-    expect(b.boundMs).toBe(8 * 200 + 3 * 12 * 200);
+    expect(b.boundMs).toBe(7 * 200 + 3 * 12 * 200);
   });
 });

@@ -1,8 +1,8 @@
 /**
- * The host-silence rule end to end, in the simulator at n = 20, lan (hostSilenceMs 1500) against
- * memberlist-lan (memberlist's values, the rule off), same seeds. Lifeguard's timeouts at n = 20:
- * memberlist-lan min = 4 × log10(20) = 4 × 1.301 periods = 5204 ms, reached with k = 2 confirmations;
- * lan min = 6 × 1.301 periods = 7806 ms (k = 4).
+ * The host-silence rule end to end, in the simulator at n = 20, lan (hostSilenceMs 1000, so a window of
+ * 1000 × log10(20) = 1301 ms) against memberlist-lan (memberlist's values, the rule off), same seeds.
+ * Lifeguard's timeouts at n = 20: memberlist-lan min = 4 × log10(20) = 4 × 1.301 periods = 5204 ms,
+ * reached with k = 2 confirmations; lan min = 5 × 1.301 periods = 6505 ms (k = 3).
  */
 import { describe, expect, it } from 'vitest';
 import type { MemberEvent } from '../../src/membership/events.js';
@@ -13,6 +13,8 @@ import { lan, type ProfileName } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 
 const N = 20;
+/** The host-silence window at N: 1000 × trunc(1000 × log10 20) / 1000 = 1301 ms. */
+const WINDOW_MS = expectedTiming(lan, N).hostSilenceWindowMs;
 const VICTIM = 3;
 const FAULT_AT = 5000;
 const MEMBERLIST_LIFEGUARD_MIN = 5204;
@@ -47,22 +49,22 @@ describe('Simulation: a host crash at n = 20', () => {
   const bound = expectedTiming(lan, N).hostCrashAllKnowMs;
 
   it.each(SEEDS)(
-    'seed %i: lan’s silence convicts 1500 ms after the probe, and all know within the bound',
+    'seed %i: lan’s silence convicts one window (1301 ms at n = 20) after the probe, and all know within the bound',
     (seed) => {
       const { report, about, firstDeathMs } = simulate('lan', seed, crash);
       expect(report.detection.missed).toBe(0);
       expect(report.detection.allKnowDeadMs!.max).toBeLessThanOrEqual(bound);
       // Not before the probe's timeout and the silence; the first death is its accuser's own conclusion,
       // the silence after its failed probe to the millisecond.
-      expect(firstDeathMs - FAULT_AT).toBeGreaterThanOrEqual(lan.probeTimeoutMs + lan.hostSilenceMs);
+      expect(firstDeathMs - FAULT_AT).toBeGreaterThanOrEqual(lan.probeTimeoutMs + WINDOW_MS);
       const first = about.find((a) => a.event.type === 'dead' && a.event.atMs === firstDeathMs)!;
       const raised = about.find(
         (a) =>
           a.observer === first.observer && a.event.type === 'suspect' && a.event.cause === 'probe-failed',
       );
       expect(first.event.cause).toBe('suspicion-timeout');
-      expect(first.event.atMs - raised!.event.atMs).toBeGreaterThanOrEqual(lan.hostSilenceMs);
-      expect(first.event.atMs - raised!.event.atMs).toBeLessThanOrEqual(lan.hostSilenceMs + 5);
+      expect(first.event.atMs - raised!.event.atMs).toBeGreaterThanOrEqual(WINDOW_MS);
+      expect(first.event.atMs - raised!.event.atMs).toBeLessThanOrEqual(WINDOW_MS + 5);
     },
   );
 
@@ -105,7 +107,7 @@ describe('Simulation: a member isolated 6 s at n = 20 (both ways)', () => {
       const { sim, report, deaths, byVictim, firstDeathMs } = simulate('lan', seed, isolate);
       expect(new Set(deaths.map((d) => d.observer)).size).toBe(N - 1);
       expect(report.falsePositives.deaths).toBe(N - 1);
-      expect(firstDeathMs - FAULT_AT).toBeGreaterThanOrEqual(lan.probeTimeoutMs + lan.hostSilenceMs);
+      expect(firstDeathMs - FAULT_AT).toBeGreaterThanOrEqual(lan.probeTimeoutMs + WINDOW_MS);
       for (const d of deaths)
         expect(d.event.atMs - FAULT_AT).toBeLessThanOrEqual(expectedTiming(lan, N).hostCrashAllKnowMs);
       // The isolated member gets no nacks (its helpers are out of reach) and suspects others at most:

@@ -100,7 +100,8 @@ describe('SwimConfig fields', () => {
 
     it.each([
       { partial: { probeTimeoutMs: 1001 } },
-      { partial: { probeIntervalMs: 499 } },
+      // lan's probe timeout is 200 ms
+      { partial: { probeIntervalMs: 199 } },
       { partial: { probeIntervalMs: 1, probeTimeoutMs: 1.5 } },
       { partial: { probeIntervalMs: 3_599_999, probeTimeoutMs: 3_600_000 } },
     ])('rejects probeTimeoutMs > probeIntervalMs: $partial', ({ partial }) => {
@@ -148,9 +149,9 @@ describe('SwimConfig fields', () => {
   it('expectedTiming uses the fields it is given', () => {
     // n = 10: suspicionMin = suspicionMult × max(1, log10 10) × probe interval
     expect(expectedTiming({ suspicionMult: 1000 }, 10).suspicionMinMs).toBe(1000 * 1000);
-    // lan's suspicionMult is 6
-    expect(expectedTiming({ probeIntervalMs: 1, probeTimeoutMs: 1 }, 10).suspicionMinMs).toBe(6);
-    expect(expectedTiming({ suspicionMaxTimeoutMult: 1 }, 10).suspicionMaxMs).toBe(6000);
+    // lan's suspicionMult is 5
+    expect(expectedTiming({ probeIntervalMs: 1, probeTimeoutMs: 1 }, 10).suspicionMinMs).toBe(5);
+    expect(expectedTiming({ suspicionMaxTimeoutMult: 1 }, 10).suspicionMaxMs).toBe(5000);
     expect(expectedTiming({ retransmitMult: 1000 }, 10).retransmitLimit).toBe(2000);
   });
 });

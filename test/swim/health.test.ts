@@ -8,11 +8,14 @@ import { VirtualClock } from '../../src/runtime/virtual-clock.js';
 import { resolveSwimConfig } from '../../src/swim/config.js';
 import { zeroSwimCounters } from '../../src/swim/counters.js';
 import { Health } from '../../src/swim/health.js';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 
 function health(freezeGuard = true): { clock: VirtualClock; health: Health } {
   const clock = new VirtualClock({ startMs: 10_000 });
-  return { clock, health: new Health(resolveSwimConfig({}, lan), freezeGuard, zeroSwimCounters(), clock) };
+  return {
+    clock,
+    health: new Health(resolveSwimConfig({}, memberlistLan), freezeGuard, zeroSwimCounters(), clock),
+  };
 }
 
 describe('Health.noteTimer', () => {

@@ -1,18 +1,26 @@
 /**
- * The silence rule through the core's public surface: `solo` (lan) knows b, c and d; c and d ack its
+ * The silence rule through the core's public surface: `solo` (SILENT_LAN) knows b, c and d; c and d ack its
  * pings and nack its ping-reqs about b at 80 % of a probe timeout, b answers no ping, and every
  * connection gets no answer. The core must then declare b dead 1500 ms after its own probe of b failed,
  * unless b's packets or stream messages reach it: every one of them counts as the host heard from.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { MemberEvent } from '../../src/membership/events.js';
+import type { SwimConfig } from '../../src/swim/config.js';
 import { isMemberEvent } from '../../src/swim/events.js';
 import type { Packet, StreamMessage } from '../../src/swim/messages.js';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { alive, solo } from './core-solo.js';
 import { addressOf } from './swim-scripted.js';
 
-const T = lan.probeTimeoutMs;
+/**
+ * The values these tests work their times out from: memberlist's, with a 1.5 s host silence and
+ * suspicionMult 6 (the shipped `lan` differs; test/swim/timing.test.ts pins it).
+ */
+const SILENT_LAN: SwimConfig = { ...memberlistLan, suspicionMult: 6, hostSilenceMs: 1500 };
+
+const T = SILENT_LAN.probeTimeoutMs;
 /** Lifeguard's timeout at n = 4 with lan: no confirmation can come (k = 0), so the minimum, 6 × 1 × 1000. */
 const LIFEGUARD_N4 = 6000;
 
@@ -20,7 +28,7 @@ const LIFEGUARD_N4 = 6000;
 type Chatter = 'nothing' | 'packets' | 'streams';
 
 function run(chatter: Chatter) {
-  const t = solo({ config: lan }, { connect: 'timeout' });
+  const t = solo({ config: SILENT_LAN }, { connect: 'timeout' });
   const { core, clock, packets, events } = t;
   core.start();
   t.learn(alive('b'), alive('c'), alive('d'));
@@ -69,7 +77,7 @@ describe('SwimCore: a silent host', () => {
   it('is declared dead 1500 ms after its probe failed, the suspicion its own', () => {
     const { suspect, dead } = run('nothing');
     expect([suspect?.cause, suspect?.accuser]).toEqual(['probe-failed', 'solo']);
-    expect(dead?.atMs).toBe(suspect!.atMs + lan.hostSilenceMs);
+    expect(dead?.atMs).toBe(suspect!.atMs + SILENT_LAN.hostSilenceMs);
     expect(dead?.cause).toBe('suspicion-timeout');
   });
 

@@ -3,14 +3,14 @@
  * a suspect whose host this member found silent is declared dead `hostSilenceMs` after its probe failed,
  * unless the host is heard from first, a fresh connection being tried meanwhile.
  *
- * lan at n = 6 (this member and b…f): hostSilenceMs 1500; Lifeguard's min = suspicionMult × max(1,
+ * SILENT_LAN at n = 6 (this member and b…f): hostSilenceMs 1500; Lifeguard's min = suspicionMult × max(1,
  * log10 6) periods = 6 × 1 × 1000 = 6000 ms, max = 6 × 6000 = 36 000 ms, reached with no confirmation.
  * A last word is a ping of T = 500 ms.
  */
 import { describe, expect, it } from 'vitest';
 import { SUSPECT } from '../../src/membership/member-state.js';
 import type { SwimConfig } from '../../src/swim/config.js';
-import { lan, memberlistLan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import {
   ACCEPTED,
   type Attempt,
@@ -21,6 +21,12 @@ import {
 import { queued, suspicions } from './suspicions-fixture.js';
 import { addressOf, run } from './swim-context.js';
 
+/**
+ * The values these tests work their times out from: memberlist's, with a 1.5 s host silence and
+ * suspicionMult 6 (the shipped `lan` differs; test/swim/timing.test.ts pins it).
+ */
+const SILENT_LAN: SwimConfig = { ...memberlistLan, suspicionMult: 6, hostSilenceMs: 1500 };
+
 const SILENCE = 1500;
 const LIFEGUARD_MAX = 36_000;
 const LAST_WORD = 500;
@@ -28,7 +34,7 @@ const LAST_WORD = 500;
 const STEP = SILENCE / 16;
 
 /** This member and b…f on `config`, the suspicions over a kernel that answers `reply`, time at 0. */
-function six(config: Partial<SwimConfig> = lan, reply?: SilenceHarness['reply']) {
+function six(config: Partial<SwimConfig> = SILENT_LAN, reply?: SilenceHarness['reply']) {
   const f = silenceHarness(config);
   if (reply !== undefined) f.reply = reply;
   for (const n of ['b', 'c', 'd', 'e', 'f']) f.h.know(n);
@@ -97,7 +103,7 @@ describe('Suspicions: a silent host', () => {
   });
 
   it('ends by Lifeguard’s timeout when that comes first (hostSilenceMs beyond it)', () => {
-    const t = six({ ...lan, hostSilenceMs: 60_000 });
+    const t = six({ ...SILENT_LAN, hostSilenceMs: 60_000 });
     t.s.probeFailed(t.b, false, true);
     run(t.clock, LIFEGUARD_MAX - 1);
     expect([t.dead.length, t.pings.length]).toEqual([0, 0]);
@@ -106,18 +112,18 @@ describe('Suspicions: a silent host', () => {
   });
 
   it('waits at least a probe timeout when hostSilenceMs is shorter', () => {
-    const t = six({ ...lan, hostSilenceMs: 200 });
+    const t = six({ ...SILENT_LAN, hostSilenceMs: 200 });
     t.s.probeFailed(t.b, false, true);
-    run(t.clock, lan.probeTimeoutMs - 0.001);
+    run(t.clock, SILENT_LAN.probeTimeoutMs - 0.001);
     expect(t.dead).toEqual([]);
     run(t.clock, 0.001);
-    expect(t.dead.map((d) => d.atMs)).toEqual([lan.probeTimeoutMs]);
+    expect(t.dead.map((d) => d.atMs)).toEqual([SILENT_LAN.probeTimeoutMs]);
   });
 });
 
 describe('Suspicions: no silence, Lifeguard’s timeout', () => {
   it.each([
-    { why: 'the probe found no silence', config: lan, silent: false, lifeguard: LIFEGUARD_MAX },
+    { why: 'the probe found no silence', config: SILENT_LAN, silent: false, lifeguard: LIFEGUARD_MAX },
     // memberlist-lan at n = 6: min 4 × 1 × 1000 = 4000, max 6 × 4000 = 24 000.
     { why: 'hostSilenceMs is 0 (memberlist-lan)', config: memberlistLan, silent: true, lifeguard: 24_000 },
   ])('when $why: no connection tried, the last word at $lifeguard ms', ({ config, silent, lifeguard }) => {
@@ -147,7 +153,7 @@ describe('Suspicions: the silence broken', () => {
   }
 
   it('by one accepted connection: Lifeguard’s timeout, and no more connections', () => {
-    const t = six(lan, (_, index) => (index === 2 ? ACCEPTED : 'silent'));
+    const t = six(SILENT_LAN, (_, index) => (index === 2 ? ACCEPTED : 'silent'));
     t.s.probeFailed(t.b, false, true);
     run(t.clock, 3 * STEP + 1); // the third, at 281.25 ms, accepted 1 ms later
     run(t.clock, 10 * SILENCE);
@@ -245,7 +251,7 @@ describe('Suspicions: the silence broken', () => {
 
 describe('Suspicions: the connections of the window', () => {
   it('a refused one is a refusal witness, gossiped, and the silence still ends it', () => {
-    const t = six(lan, () => REFUSED);
+    const t = six(SILENT_LAN, () => REFUSED);
     t.s.probeFailed(t.b, false, true);
     run(t.clock, STEP + 1);
     expect(queued(t.h)).toContainEqual({
@@ -263,14 +269,14 @@ describe('Suspicions: the connections of the window', () => {
   });
 
   it('a refused one and another member’s refusal end it one probe timeout after the second', () => {
-    const t = six(lan, () => REFUSED);
+    const t = six(SILENT_LAN, () => REFUSED);
     t.s.probeFailed(t.b, false, true);
     run(t.clock, 200);
     t.s.suspect({ kind: 'suspect', name: 'b', incarnation: 1, from: 'c', refused: true });
-    run(t.clock, lan.probeTimeoutMs - 0.001);
+    run(t.clock, SILENT_LAN.probeTimeoutMs - 0.001);
     expect(t.dead).toEqual([]);
     run(t.clock, 0.001);
-    expect(t.dead.map((d) => d.atMs)).toEqual([200 + lan.probeTimeoutMs]);
+    expect(t.dead.map((d) => d.atMs)).toEqual([200 + SILENT_LAN.probeTimeoutMs]);
   });
 
   it.each([

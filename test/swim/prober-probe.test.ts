@@ -11,12 +11,12 @@ import { MemberDirectory } from '../../src/swim/directory.js';
 import { MemberView } from '../../src/swim/member-view.js';
 import { Outbox } from '../../src/swim/outbox.js';
 import { Prober } from '../../src/swim/prober.js';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { fakePort, recorder, seqOf } from './prober-fakes.js';
 import { addressOf, type Harness, type HarnessOptions, harness } from './swim-context.js';
 
-const I = lan.probeIntervalMs;
-const T = lan.probeTimeoutMs;
+const I = memberlistLan.probeIntervalMs;
+const T = memberlistLan.probeTimeoutMs;
 
 /**
  * A prober started on a harness that knows b (which never answers), helpers c and d, e suspected and f

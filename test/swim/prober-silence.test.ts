@@ -7,13 +7,19 @@
 import { describe, expect, it } from 'vitest';
 import type { SwimConfig } from '../../src/swim/config.js';
 import { Prober } from '../../src/swim/prober.js';
-import { lan, memberlistLan, wan } from '../../src/swim/profiles.js';
+import { memberlistLan, wan } from '../../src/swim/profiles.js';
 import { ACCEPTED, REFUSED, type Reply, silenceHarness } from './host-silence-fixture.js';
 import { fakePort, recorder, seqOf } from './prober-fakes.js';
 import { addressOf, harness } from './swim-context.js';
 
-const I = lan.probeIntervalMs;
-const T = lan.probeTimeoutMs;
+/**
+ * The values these tests work their times out from: memberlist's, with a 1.5 s host silence and
+ * suspicionMult 6 (the shipped `lan` differs; test/swim/timing.test.ts pins it).
+ */
+const SILENT_LAN: SwimConfig = { ...memberlistLan, suspicionMult: 6, hostSilenceMs: 1500 };
+
+const I = SILENT_LAN.probeIntervalMs;
+const T = SILENT_LAN.probeTimeoutMs;
 const NACK_AT = T + 0.8 * T;
 
 interface Script {
@@ -26,9 +32,9 @@ interface Script {
   readonly during?: (prober: Prober, ping: number) => void;
 }
 
-/** One probe of b on lan (or `config`) to the end of its period; the port's calls, and the attempts. */
+/** One probe of b on SILENT_LAN (or `config`) to the end of its period; the port's calls, and the attempts. */
 function probeB(script: Script = {}) {
-  const f = silenceHarness(script.config ?? lan);
+  const f = silenceHarness(script.config ?? SILENT_LAN);
   const { h } = f;
   const b = h.know('b');
   h.know('c');
@@ -91,7 +97,7 @@ describe('Prober: the silent flag', () => {
     const others = probeB({ during: (p) => p.heardFrom('c') });
     expect(others.verdict).toEqual([`failed ${others.b} false silent`]);
     // Heard of in an earlier period: a host that crashed since is silent now.
-    const f = silenceHarness(lan);
+    const f = silenceHarness(SILENT_LAN);
     const b = f.h.know('b');
     f.h.know('c');
     const fake = fakePort(undefined, [b]);
@@ -129,7 +135,7 @@ describe('Prober: the silent flag', () => {
   });
 
   it('is not set when no connection could be tried (an environment without a kernel)', () => {
-    const h = harness({ config: lan });
+    const h = harness({ config: SILENT_LAN });
     const b = h.know('b');
     h.know('c');
     const fake = fakePort(undefined, [b]);
@@ -153,11 +159,11 @@ describe('Prober: the silent flag', () => {
 
 describe('Prober: the connection tried for the silence', () => {
   it.each([
-    { name: 'lan', config: lan, timeoutMs: 1000 + 1500 },
+    { name: 'the test values', config: SILENT_LAN, timeoutMs: 1000 + 1500 },
     { name: 'wan', config: wan, timeoutMs: 5000 + 5000 },
     {
       name: 'I 2000, T 800, silence 3000',
-      config: { ...lan, probeIntervalMs: 2000, probeTimeoutMs: 800, hostSilenceMs: 3000 },
+      config: { ...SILENT_LAN, probeIntervalMs: 2000, probeTimeoutMs: 800, hostSilenceMs: 3000 },
       timeoutMs: 2000 + 3000,
     },
   ])('is given the rest of the period and the silence: $name, $timeoutMs ms', ({ config, timeoutMs }) => {

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALIVE, DEAD, LEFT, SUSPECT } from '../../src/membership/member-state.js';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { type SyncHarness, syncHarness } from './state-sync-harness.js';
 import { addressOf, run } from './swim-context.js';
 
-const P = lan.probeIntervalMs;
-const R = lan.reconnectIntervalMs;
+const P = memberlistLan.probeIntervalMs;
+const R = memberlistLan.reconnectIntervalMs;
 
 /** The streams sent to `name`: time, and whether each was a join. */
 function streamsTo(s: SyncHarness, name: string): Array<[number, boolean]> {
@@ -74,7 +74,7 @@ describe('StateSync: reconnecting to members held dead', () => {
     expect(s.pings).toEqual([]);
     run(s.h.clock, 150_000);
     expect(s.pings.map((p) => [p.atMs, p.id, p.timeoutMs])).toEqual(
-      [5000, 25_000, 65_000, 105_000, 145_000].map((t) => [t, x, 2 * lan.probeTimeoutMs]),
+      [5000, 25_000, 65_000, 105_000, 145_000].map((t) => [t, x, 2 * memberlistLan.probeTimeoutMs]),
     );
     expect(s.streams).toEqual([]); // no answer, no exchange
   });

@@ -70,10 +70,29 @@ describe('profiles', () => {
     // memberlist's, so that a reader can compare the two profiles field by field.
     const changed = (a: object, b: object): string[] =>
       Object.keys(a).filter((k) => a[k as keyof typeof a] !== b[k as keyof typeof b]);
-    expect(changed(lan, memberlistLan).sort()).toEqual(['hostSilenceMs', 'suspicionMult']);
-    expect(lan.hostSilenceMs).toBe(1500);
-    expect(changed(wan, memberlistWan).sort()).toEqual(['hostSilenceMs']);
-    expect(changed(local, memberlistLocal).sort()).toEqual(['hostSilenceMs']);
+    expect(changed(lan, memberlistLan).sort()).toEqual([
+      'gossipNodes',
+      'hostSilenceMs',
+      'probeTimeoutMs',
+      'suspicionMult',
+    ]);
+    expect([lan.probeTimeoutMs, lan.suspicionMult, lan.gossipNodes, lan.hostSilenceMs]).toEqual([
+      200, 5, 4, 1000,
+    ]);
+    expect(changed(wan, memberlistWan).sort()).toEqual([
+      'gossipIntervalMs',
+      'gossipNodes',
+      'hostSilenceMs',
+      'probeTimeoutMs',
+      'suspicionMult',
+    ]);
+    expect(changed(local, memberlistLocal).sort()).toEqual([
+      'gossipNodes',
+      'hostSilenceMs',
+      'indirectChecks',
+      'probeTimeoutMs',
+      'suspicionMult',
+    ]);
   });
 
   it('are frozen, so no caller can change a default for everyone', () => {
@@ -106,10 +125,10 @@ describe("expectedTiming: memberlist's formulas", () => {
 
   it('takes missing fields from lan and overrides the given ones', () => {
     const t = expectedTiming({ probeIntervalMs: 500, suspicionMaxTimeoutMult: 2 }, 10);
-    // lan's suspicionMult 6: 6 × 1 × 500 = 3000, × 2
-    expect(t.suspicionMinMs).toBe(3000);
-    expect(t.suspicionMaxMs).toBe(6000);
-    expect(expectedTiming(wan, 10).suspicionMinMs).toBe(6 * 5000);
+    // lan's suspicionMult 5: 5 × 1 × 500 = 2500, × 2
+    expect(t.suspicionMinMs).toBe(2500);
+    expect(t.suspicionMaxMs).toBe(5000);
+    expect(expectedTiming(wan, 10).suspicionMinMs).toBe(3 * 5000);
   });
 
   it('states the memberlist-lan bound for 5 members in full', () => {
@@ -125,9 +144,14 @@ describe("expectedTiming: memberlist's formulas", () => {
 
   it('states the lan bounds for 5 members in full: the host silence replaces the suspicion', () => {
     const t = expectedTiming(lan, 5);
-    // suspicion: 6 × 1 × 1000 = 6000, × 6 = 36000; probing and dissemination as for memberlist-lan
-    expect(t.worstCaseAllKnowMs).toBe(8000 + 36_000 + 800);
-    expect(t.hostCrashAllKnowMs).toBe(8000 + 1500 + 800);
+    // suspicion: 5 × 1 × 1000 = 5000, × 6 = 30000; probing as for memberlist-lan; dissemination with a
+    // fan-out of 4: ceil(ln 5 / ln 5 + ln 5 / 4) + 2 = 4 rounds of 200 → 800; the window: 1000 × 1
+    expect(t.worstCaseAllKnowMs).toBe(8000 + 30_000 + 800);
+    expect(t.hostCrashAllKnowMs).toBe(8000 + 1000 + 800);
+    expect(t.hostSilenceWindowMs).toBe(1000);
+    // At 100 members the window scales as the suspicion does: 1000 × log10 100.
+    expect(expectedTiming(lan, 100).hostSilenceWindowMs).toBe(2000);
+    expect(expectedTiming(lan, 20).hostSilenceWindowMs).toBe(1301);
   });
 
   it('takes the host silence as at least a probe timeout, and at most the longest suspicion', () => {

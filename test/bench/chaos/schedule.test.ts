@@ -123,15 +123,17 @@ function checkTargets(f: Fault): void {
 describe('the bench presets', () => {
   const bounds = chaosBounds(10);
 
-  it('derive the bounds from the lan timing at ten members: 4 s suspicion, 61 s convergence', () => {
-    // lan: probe 1 s, suspicionMult 4 (× log10 10 = 1) → 4 s; ×6 → 24 s. worstCaseAllKnow: 15 probe
-    // periods + 24 s + 5 gossip rounds of 200 ms = 40 s; + reconnect 10 s + 1.1 × 10 s of leader wait.
+  it('derive the bounds from the lan timing at ten members: 5 s suspicion, 1 s silence, 67 s convergence', () => {
+    // lan: probe 1 s, suspicionMult 5 (× log10 10 = 1) → 5 s; ×6 → 30 s; the host silence 1000 × 1.
+    // worstCaseAllKnow: 15 probe periods + 30 s + 5 gossip rounds of 200 ms (fan-out 4) = 46 s; + reconnect
+    // 10 s + 1.1 × 10 s of leader wait.
     expect(bounds).toMatchObject({
-      suspicionMinMs: 4000,
-      suspicionMaxMs: 24_000,
-      worstCaseAllKnowMs: 40_000,
+      suspicionMinMs: 5000,
+      silentMinMs: 1000,
+      suspicionMaxMs: 30_000,
+      worstCaseAllKnowMs: 46_000,
     });
-    expect(bounds.convergenceMs).toBe(61_000);
+    expect(bounds.convergenceMs).toBe(67_000);
   });
 
   it('short: exactly one of each kind, partitions past the shortest suspicion timeout, within 75 s', () => {
