@@ -15,7 +15,7 @@
  * Times are taken around the `ip` command (the link goes down between the two readings) and when the test
  * reads an event line, after the agent printed it: so "not before" is measured from the reading before
  * the command, "within" from the one after, and the reading delay can only delay events, never advance
- * them. Needs root, `ip` and `nft`; fails (not skips) without them. About 20 s.
+ * them. Needs root, `ip` and `nft`; fails (not skips) without them. About 10 s.
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
