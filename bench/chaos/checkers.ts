@@ -29,9 +29,20 @@ export function asRan(record: FaultRecord): Fault {
 }
 
 /**
- * What `fault` excuses, for names `name(i)`, the chaos phase's times, the suspicion timeout `suspicionMs`
- * below which a cut or a pause must kill nobody, and `graceMs` after its end during which its deaths
- * may still land (the convergence bound).
+ * How long a fault must last to excuse deaths, and how long after its end they may land. A paused member's
+ * host still accepts connections, so only Lifeguard's shortest suspicion (`pauseMs`) can convict it; a
+ * member cut off is silent, as a crashed host is, and the host silence (`cutMs`, the shorter) convicts it.
+ */
+export interface ExcuseLimits {
+  readonly pauseMs: number;
+  readonly cutMs: number;
+  /** The convergence bound. */
+  readonly graceMs: number;
+}
+
+/**
+ * What `fault` excuses, for names `name(i)`, the chaos phase's times, and `limits`: a pause or a cut no
+ * longer than its limit must kill nobody, and its deaths may land up to `limits.graceMs` after its end.
  *
  * As the issue words it, a member cut off beyond the suspicion timeout may be declared dead by anyone:
  * with halves, every member was cut off from the other half. `strict` narrows a partition's excuse to
@@ -41,10 +52,10 @@ export function asRan(record: FaultRecord): Fault {
 export function excuseOf(
   fault: Fault,
   name: (i: number) => string,
-  suspicionMs: number,
-  graceMs: number,
+  limits: ExcuseLimits,
   strict = false,
 ): Excuse | undefined {
+  const { graceMs } = limits;
   const base = {
     fault: fault.index,
     fromMs: fault.startMs,
@@ -53,7 +64,7 @@ export function excuseOf(
   const members = fault.members.map(name);
   const others = fault.others.map(name);
   const cross = members.flatMap((a) => others.map((b) => [a, b] as const));
-  const beyond = fault.durationMs > suspicionMs;
+  const beyond = fault.durationMs > (fault.kind === 'pause' ? limits.pauseMs : limits.cutMs);
   switch (fault.kind) {
     case 'kill':
     case 'leave':

@@ -2,9 +2,11 @@
  * The chaos bench's figures, derived from the protocol's own timing (src/swim/timing.ts) for the agents'
  * profile (`lan`, the agent's default) and the cluster size, never written down by hand:
  *
- * - the suspicion timeout a cut or a pause must stay under to kill nobody: `suspicionMinMs`, the
- *   shortest a suspicion can last (4 s at n = 10), since enough confirmations bring any suspicion down to
- *   it. A pause or cut of at most that long excuses no death;
+ * - the time a pause must stay under to kill nobody: `suspicionMinMs`, the shortest a suspicion can last
+ *   while the suspect's host still accepts connections (enough confirmations bring any suspicion down to
+ *   it); and the time a cut must stay under: `silentMinMs`, the shortest suspicion of a silent host (the
+ *   host silence, `hostSilenceMs`; a member cut off is as silent as a crashed host). A pause or cut of at
+ *   most that long excuses no death;
  * - the convergence bound after the last fault, the sum of what may follow it one after the other:
  *   `worstCaseAllKnowMs` (a member killed just before is probed, suspected for the longest suspicion
  *   timeout and its death spread: 40 s), `reconnectIntervalMs` (two sides of a healed partition, each
@@ -15,11 +17,14 @@
 import { DEFAULT_STABLE_FOR_MS } from '../../src/omega/leader-options.js';
 import { lan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
+import type { ExcuseLimits } from './checkers.js';
 import { FAULT_KINDS, type ScheduleOptions } from './schedule.js';
 
 export interface ChaosBounds {
   readonly members: number;
   readonly suspicionMinMs: number;
+  /** The shortest suspicion of a silent host (a cut-off member): the host silence, or suspicionMinMs. */
+  readonly silentMinMs: number;
   readonly suspicionMaxMs: number;
   readonly worstCaseAllKnowMs: number;
   readonly reconnectIntervalMs: number;
@@ -35,12 +40,21 @@ export function chaosBounds(members: number): ChaosBounds {
   return {
     members,
     suspicionMinMs: t.suspicionMinMs,
+    silentMinMs:
+      lan.hostSilenceMs === 0
+        ? t.suspicionMinMs
+        : Math.min(t.suspicionMinMs, Math.max(lan.hostSilenceMs, lan.probeTimeoutMs)),
     suspicionMaxMs: t.suspicionMaxMs,
     worstCaseAllKnowMs: t.worstCaseAllKnowMs,
     reconnectIntervalMs: lan.reconnectIntervalMs,
     leaderStableMs,
     convergenceMs: t.worstCaseAllKnowMs + lan.reconnectIntervalMs + leaderStableMs,
   };
+}
+
+/** What the checkers excuse, from the bounds. */
+export function excuseLimits(b: ChaosBounds): ExcuseLimits {
+  return { pauseMs: b.suspicionMinMs, cutMs: b.silentMinMs, graceMs: b.convergenceMs };
 }
 
 export type Preset = 'full' | 'short';

@@ -18,7 +18,7 @@ import {
 import { ChaosCluster } from './cluster.js';
 import type { Excuse, Life, Snapshot, ViewChange } from './history.js';
 import { type FaultRecord, runFault } from './inject.js';
-import { type ChaosBounds, chaosBounds, type Preset, scheduleOptions } from './plan.js';
+import { type ChaosBounds, chaosBounds, excuseLimits, type Preset, scheduleOptions } from './plan.js';
 import { describeFault, type Fault, generateSchedule } from './schedule.js';
 
 export const CHAOS_MEMBERS = 10;
@@ -117,9 +117,9 @@ export async function runChaos(o: ChaosRunOptions): Promise<ChaosRunResult> {
       o.log(`+${(cluster.now() / 1000).toFixed(1)}s start ${describeFault(fault, name)}`);
       const record = await runFault(cluster, fault);
       faults.push(record);
-      const excuse = excuseOf(asRan(record), name, bounds.suspicionMinMs, bounds.convergenceMs);
+      const excuse = excuseOf(asRan(record), name, excuseLimits(bounds));
       if (excuse !== undefined) excuses.push(excuse);
-      const strict = excuseOf(asRan(record), name, bounds.suspicionMinMs, bounds.convergenceMs, true);
+      const strict = excuseOf(asRan(record), name, excuseLimits(bounds), true);
       if (strict !== undefined) strictExcuses.push(strict);
       const atMs = cluster.now();
       const check = {

@@ -18,7 +18,7 @@ export interface SplitBrainResolverOptions {
   /**
    * How long the view must stay unchanged before a decision, ms. Default: from the SWIM profile at the
    * cluster's size, the shortest suspicion plus twice the time gossip takes to reach everyone
-   * (`expectedTiming`): 5.6 s for `lan` at 5 members, 10.8 s at 100.
+   * (`expectedTiming`): 7.6 s for `lan` at 5 members, 14.8 s at 100.
    */
   readonly stableAfterMs?: number;
   /**

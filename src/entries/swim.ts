@@ -60,6 +60,15 @@ export type {
   UserBroadcast,
   UserPacket,
 } from '../swim/messages.js';
-export { lan, local, type ProfileName, profiles, wan } from '../swim/profiles.js';
+export {
+  lan,
+  local,
+  memberlistLan,
+  memberlistLocal,
+  memberlistWan,
+  type ProfileName,
+  profiles,
+  wan,
+} from '../swim/profiles.js';
 export { JOIN_REFUSAL_CODES, type JoinRefusalCode, type Refusal } from '../swim/refusal.js';
 export { expectedTiming, type Timing } from '../swim/timing.js';

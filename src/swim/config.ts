@@ -47,6 +47,17 @@ export interface SwimConfig {
    * alives, so forgetting can never revive a dead member.
    */
   readonly reconnectTimeoutMs: number;
+  /**
+   * Not in memberlist (0 turns it off, as the `memberlist-*` profiles do): how long a suspicion lasts when
+   * this member has its own evidence that the suspect's host went silent. Its probe of the suspect failed,
+   * a TCP connection to the suspect's port opened with the probe was not accepted, nothing arrived from the
+   * suspect since, and this member's health score is 0. A paused or overloaded process still has its
+   * kernel accept connections, and a member cut off from the cluster has a raised health score, so neither
+   * ends this way; Lifeguard's timeout applies to them, and to every member that only heard of the
+   * suspicion. A value under `probeTimeoutMs` acts as `probeTimeoutMs`: a live suspect needs that long to
+   * hear of the suspicion and refute it.
+   */
+  readonly hostSilenceMs: number;
 }
 
 const OWNER = 'SwimConfig';
@@ -66,6 +77,7 @@ const RANGES: { readonly [K in keyof SwimConfig]: NumberRange } = {
   packetBytesMax: { min: 576, max: 65_507, integer: true },
   reconnectIntervalMs: { min: 1, max: 86_400_000 },
   reconnectTimeoutMs: { min: 0, max: 31_536_000_000 },
+  hostSilenceMs: { min: 0, max: 3_600_000 },
 };
 
 /** The names of every {@link SwimConfig} field. */

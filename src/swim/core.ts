@@ -181,8 +181,10 @@ export class SwimCore {
         accusationOf: (id) => suspicions.accusationOf(id),
         ownSuspectToProbe: () => suspicions.ownSuspectToProbe(),
         probing: (id) => suspicions.probing(id),
-        probeFailed: (id, counted) => suspicions.probeFailed(id, counted),
+        probeFailed: (id, counted, silent) => suspicions.probeFailed(id, counted, silent),
         probeRefused: (id) => suspicions.probeRefused(id),
+        hostAnswered: (id) => suspicions.hostAnswered(id),
+        heard: (name) => suspicions.heardFrom(name),
         periodStarted: () => this.deathWatch?.tick(),
       },
       adaptive,
@@ -200,10 +202,7 @@ export class SwimCore {
     this.broadcasts = new Broadcasts(this.name, this.outbox, reporter, config.packetBytesMax);
   }
 
-  /**
-   * This member's incarnation (unsigned 32-bit): the starting one, raised by one at each refutation and
-   * each {@link SwimCore.updateMetadata}.
-   */
+  /** This member's incarnation (unsigned 32-bit), raised by one at each refutation and metadata update. */
   get incarnation(): number {
     return this.self.incarnation;
   }
@@ -226,10 +225,7 @@ export class SwimCore {
     return this.health.awareness.score;
   }
 
-  /**
-   * The direct-ping timeout the round trips measured so far give, before local health stretches it;
-   * undefined unless the member was created with `adaptiveProbeTimeout`.
-   */
+  /** The direct-ping timeout measured round trips give (before local health); needs `adaptiveProbeTimeout`. */
   get adaptiveProbeTimeoutMs(): number | undefined {
     return this.prober.adaptiveTimeout?.timeoutMs();
   }
@@ -397,6 +393,7 @@ export class SwimCore {
     if (!this.isRunning) return;
     this.counters.packetsReceived++;
     this.phi?.heardFrom(packet.from);
+    this.prober.heardFrom(packet.from);
     this.leaveEcho?.heard(packet);
     // Updates first, so that an ack answering this packet already carries any refutation they cause
     // (Lifeguard's buddy system relies on it).
@@ -438,6 +435,7 @@ export class SwimCore {
   handleStream(fromAddress: string, message: StreamMessage): void {
     if (!this.isRunning) return;
     this.phi?.heardFrom(message.from);
+    this.prober.heardFrom(message.from);
     switch (message.type) {
       case 'push-pull':
         this.sync.handlePushPull(fromAddress, message);

@@ -78,14 +78,20 @@ export class Outbox {
 
   /**
    * Tries a connection to `id`'s port, when the environment can, counting it; `onRefused` runs if its
-   * host refused it.
+   * host refused it, `onAccepted` if it accepted it, within `timeoutMs` (a probe timeout by default).
    */
-  tryConnect(id: number, onRefused: () => void): void {
+  tryConnect(
+    id: number,
+    onRefused: () => void,
+    onAccepted?: () => void,
+    timeoutMs = this.config.probeTimeoutMs,
+  ): void {
     const env = this.env;
     const connect = env.probeConnect;
     if (connect === undefined) return;
     this.counters.connectProbes++;
-    connect.call(env, this.view.directory.addressOf(id), this.config.probeTimeoutMs, (outcome) => {
+    connect.call(env, this.view.directory.addressOf(id), timeoutMs, (outcome) => {
+      if (outcome === 'accepted') onAccepted?.();
       if (outcome !== 'refused') return;
       this.counters.connectsRefused++;
       onRefused();

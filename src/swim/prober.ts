@@ -21,8 +21,15 @@ export interface ProberPort {
   ownSuspectToProbe(): number;
   /** This member is probing `id` now (the suspicions). */
   probing(id: number): void;
-  /** The probe of `id` failed; `counted`: a refusal counted it already (the suspicions). */
-  probeFailed(id: number, counted: boolean): void;
+  /**
+   * The probe of `id` failed; `counted`: a refusal counted it already; `silent`: its host accepted no
+   * connection and sent nothing since the probe (the suspicions).
+   */
+  probeFailed(id: number, counted: boolean, silent: boolean): void;
+  /** `id`'s host accepted a connection this member tried: it is up (the suspicions). */
+  hostAnswered(id: number): void;
+  /** Something arrived from the member called `name` (the suspicions). */
+  heard(name: string): void;
   /** `id`'s host refused the connection of a late probe (the suspicions). */
   probeRefused(id: number): void;
   /** A protocol period starts (the death watch reopens watches then). */
@@ -47,6 +54,11 @@ interface ProbeState {
   expectedNacks: number;
   /** Its port refused a connection: the failure is already counted. */
   refused: boolean;
+  /** A connection to its port was tried, and whether its host accepted it. */
+  connectTried: boolean;
+  hostAnswered: boolean;
+  /** Something arrived from the target since the probe was sent. */
+  heard: boolean;
   /** The next deadline of the probe (connection check, then ping-req), cancelled by the ack. */
   timer: Timer | undefined;
   /** A second probe of a member whose probe just failed (buddy system): never followed by a third. */
@@ -290,6 +302,9 @@ export class Prober {
       nacks: 0,
       expectedNacks: 0,
       refused: false,
+      connectTried: false,
+      hostAnswered: false,
+      heard: false,
       timer: undefined,
       again,
     };
@@ -332,18 +347,40 @@ export class Prober {
 
   /**
    * The ack is late: try a connection to the target's port as well (memberlist's TCP fallback probe,
-   * reduced to what the kernel says). Only a refusal counts; an accepted connection proves nothing (a
-   * paused process accepts too), and silence is what the ping-req round is for.
+   * reduced to what the kernel says). A refusal proves the process gone. An accepted connection proves
+   * the host up, though not the process (a paused one accepts too): it keeps the suspicion from ending on
+   * the host's silence. The attempt is given the rest of the period and the host silence, so that a lost
+   * SYN is sent again (after 1 s, then 2 s more) before the silence convicts.
    */
   private connect(state: ProbeState): void {
-    const { outbox, lifecycle } = this.ctx;
-    outbox.tryConnect(state.target, () => {
+    const { outbox, lifecycle, config } = this.ctx;
+    state.connectTried = true;
+    const onRefused = (): void => {
       if (state.acked || this.current !== state || !lifecycle.isRunning) return;
       // The probe has failed already; the period still runs its course (ping-req, health), so that a
       // refusal changes nothing but the evidence the suspicion carries.
       state.refused = true;
       this.port.probeRefused(state.target);
-    });
+    };
+    if (config.hostSilenceMs === 0) {
+      outbox.tryConnect(state.target, onRefused);
+      return;
+    }
+    const onAccepted = (): void => {
+      state.hostAnswered = true;
+      // After the period: the suspicion it raised may be about to end on the silence.
+      if (this.current !== state && lifecycle.isRunning) this.port.hostAnswered(state.target);
+    };
+    const timeoutMs = config.probeIntervalMs + config.hostSilenceMs;
+    outbox.tryConnect(state.target, onRefused, onAccepted, timeoutMs);
+  }
+
+  /** Something arrived from the member called `name`: a late probe's target that sends is not silent. */
+  heardFrom(name: string): void {
+    this.port.heard(name);
+    const state = this.current;
+    if (state === undefined || state.heard || state.acked) return;
+    if (this.ctx.view.directory.nameOf(state.target) === name) state.heard = true;
   }
 
   private finish(): void {
@@ -362,7 +399,11 @@ export class Prober {
     if (freezeGuard?.isStale(state.sentMs)) return;
     // Lifeguard: nacks that did not come mean our own links or process are the problem.
     awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
-    this.port.probeFailed(state.target, state.refused);
+    // A nack is a second vantage point that found the target silent too, from a member this one can
+    // reach: this member is not the one cut off.
+    const silent =
+      state.connectTried && !state.hostAnswered && !state.heard && !state.refused && state.nacks > 0;
+    this.port.probeFailed(state.target, state.refused, silent);
     // The suspicion just raised travels with the next probe of the suspect (buddy system), one period
     // later rather than a round later: if it or the refutation is lost, the suspect still hears it directly.
     // Once only: probing a dead member period after period would hold up the rest of the round.

@@ -1,12 +1,15 @@
 /**
- * Preset configurations. They start from HashiCorp memberlist's `DefaultLANConfig`, `DefaultWANConfig`
- * and `DefaultLocalConfig`, the most deployed SWIM implementation, so that users can compare like with
- * like. Each value carries its reason.
+ * Preset configurations. `memberlist-lan`, `memberlist-wan` and `memberlist-local` are HashiCorp
+ * memberlist's `DefaultLANConfig`, `DefaultWANConfig` and `DefaultLocalConfig`, the most deployed SWIM
+ * implementation, value for value, with fdkit's own fields at fdkit's values and its host silence off:
+ * for comparisons, and for clusters that must behave as memberlist does. `lan`, `wan` and `local`, the
+ * defaults, are the values the simulator search of `bench/defaults-search/` chose
+ * (docs/defaults-search.md). Each value carries its reason.
  */
 import type { SwimConfig } from './config.js';
 
-/** For members in one data centre: round trips well under a millisecond, rare loss. */
-export const lan: SwimConfig = Object.freeze({
+/** memberlist's `DefaultLANConfig`: members in one data centre, round trips well under a millisecond. */
+export const memberlistLan: SwimConfig = Object.freeze({
   // One probe a second keeps the probe load at one ping per member per second, whatever n is.
   probeIntervalMs: 1000,
   // Half the interval leaves the other half for indirect probes before the period ends.
@@ -37,11 +40,13 @@ export const lan: SwimConfig = Object.freeze({
   // Serf's reconnect timeout: a member dead for a day is not coming back at the same address. Serf keeps
   // the tombstones of members that left as long (tombstone_timeout), and so does fdkit for every death.
   reconnectTimeoutMs: 86_400_000,
+  // memberlist waits out Lifeguard's timeout whatever the evidence.
+  hostSilenceMs: 0,
 });
 
-/** For members across data centres: round trips of tens to hundreds of milliseconds, more loss. */
-export const wan: SwimConfig = Object.freeze({
-  ...lan,
+/** memberlist's `DefaultWANConfig`: members across data centres, round trips of tens to hundreds of ms. */
+export const memberlistWan: SwimConfig = Object.freeze({
+  ...memberlistLan,
   // Slower probing: a WAN round trip can take a large part of a second.
   probeIntervalMs: 5000,
   // Three seconds cover a slow round trip plus retransmission inside the network.
@@ -57,9 +62,9 @@ export const wan: SwimConfig = Object.freeze({
   reconnectIntervalMs: 30_000,
 });
 
-/** For members on one host (tests, development): loopback round trips, no loss. */
-export const local: SwimConfig = Object.freeze({
-  ...lan,
+/** memberlist's `DefaultLocalConfig`: members on one host (tests, development), loopback round trips. */
+export const memberlistLocal: SwimConfig = Object.freeze({
+  ...memberlistLan,
   // Loopback answers in well under a millisecond; 200 ms is generous.
   probeTimeoutMs: 200,
   // One helper is enough where paths do not fail independently anyway.
@@ -72,11 +77,43 @@ export const local: SwimConfig = Object.freeze({
   reconnectIntervalMs: 5000,
 });
 
+/**
+ * The default for members in one data centre: memberlist's LAN values, with a suspicion of a silent host
+ * ended sooner.
+ */
+export const lan: SwimConfig = Object.freeze({
+  ...memberlistLan,
+  // Lifeguard's timeout now waits only for members whose host still answers (paused, overloaded, behind
+  // loss) and for correlated silences: 6 × log10(n) periods outlast a 6 s pause at n >= 10.
+  suspicionMult: 6,
+  // A live host accepts a connection within one SYN retransmission (1 s) even at 30 % loss, most of the
+  // time, and a live suspect refutes in well under a second; a crashed host does neither.
+  hostSilenceMs: 1500,
+});
+
+/** The default for members across data centres: memberlist's WAN values, with the host silence. */
+export const wan: SwimConfig = Object.freeze({
+  ...memberlistWan,
+  // Two SYN retransmissions (1 s, then 2 s more) and a WAN refutation fit.
+  hostSilenceMs: 5000,
+});
+
+/** The default for members on one host: memberlist's local values, with the host silence. */
+export const local: SwimConfig = Object.freeze({
+  ...memberlistLocal,
+  hostSilenceMs: 1000,
+});
+
 /** The presets by name, for command lines and configuration files. */
-export const profiles: Readonly<Record<'lan' | 'wan' | 'local', SwimConfig>> = Object.freeze({
+export const profiles: Readonly<
+  Record<'lan' | 'wan' | 'local' | 'memberlist-lan' | 'memberlist-wan' | 'memberlist-local', SwimConfig>
+> = Object.freeze({
   lan,
   wan,
   local,
+  'memberlist-lan': memberlistLan,
+  'memberlist-wan': memberlistWan,
+  'memberlist-local': memberlistLocal,
 });
 
 /** A preset's name. */

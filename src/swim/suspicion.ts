@@ -13,6 +13,10 @@
  * its process is gone while its host is up, which neither a paused nor a cut-off member ever shows. The
  * suspicion then ends one grace period (a probe timeout, long enough for a live suspect to hear of it
  * and refute) after the second refusal, whatever the count of plain confirmations.
+ *
+ * And the silence of a host: when this member's own probe failed, the suspect's host accepted no
+ * connection and sent nothing (`hostSilenceMs` in the configuration), the suspicion ends `hostSilenceMs`
+ * after that evidence, unless the host is heard from first; then Lifeguard's timeout applies again.
  */
 import type { Clock, Timer } from '../runtime/clock.js';
 
@@ -48,6 +52,7 @@ export class Suspicion {
   /** When this member last pinged the suspect itself (as a probe target), from the suspicion's start. */
   probedAtMs: number;
   private refusedDeadlineMs = Number.POSITIVE_INFINITY;
+  private silentDeadlineMs = Number.POSITIVE_INFINITY;
   private confirmationCount = 0;
   private cancelled = false;
   private timer: Timer;
@@ -113,9 +118,40 @@ export class Suspicion {
     return true;
   }
 
-  /** When the suspicion ends, given the confirmations and refusals so far. */
+  /**
+   * This member's own probe found the suspect's host silent: the suspicion ends at `deadlineMs`, if that
+   * is earlier, unless {@link Suspicion.hostHeard} is called first.
+   */
+  hostSilent(deadlineMs: number): void {
+    if (this.cancelled) return;
+    this.silentDeadlineMs = Math.min(this.silentDeadlineMs, deadlineMs);
+    if (this.silentDeadlineMs < this.timerDueMs) this.arm(this.silentDeadlineMs);
+  }
+
+  /** Whether the host's silence is what ends the suspicion, now that it is due. */
+  get endsBySilence(): boolean {
+    return this.silentDeadlineMs < Math.min(this.startMs + this.currentTimeoutMs(), this.refusedDeadlineMs);
+  }
+
+  /**
+   * The suspect's host answered (a connection accepted, a message from it), or this member's evidence
+   * no longer counts: the silence no longer ends the suspicion. The timer is set again, also when it
+   * has already run out on the silence and its owner chose not to conclude.
+   */
+  hostHeard(): void {
+    if (this.cancelled || this.silentDeadlineMs === Number.POSITIVE_INFINITY) return;
+    this.silentDeadlineMs = Number.POSITIVE_INFINITY;
+    this.arm(this.deadline());
+  }
+
+  /** Whether the suspicion would end on the host's silence (until it is heard from). */
+  get isSilent(): boolean {
+    return this.silentDeadlineMs !== Number.POSITIVE_INFINITY;
+  }
+
+  /** When the suspicion ends, given the confirmations, refusals and silence so far. */
   deadline(): number {
-    return Math.min(this.startMs + this.currentTimeoutMs(), this.refusedDeadlineMs);
+    return Math.min(this.startMs + this.currentTimeoutMs(), this.refusedDeadlineMs, this.silentDeadlineMs);
   }
 
   private wake(): void {

@@ -15,6 +15,7 @@ import {
 } from '../membership/member-state.js';
 import type { SwimContext } from './context.js';
 import type { MemberSuspicion } from './core-types.js';
+import { recheckSilence } from './host-silence.js';
 import { jumpsAhead } from './incarnation-jump.js';
 import type { SuspicionSource } from './member-view.js';
 import type { DeadUpdate, SuspectUpdate } from './messages.js';
@@ -106,6 +107,12 @@ export class Suspicions implements SuspicionSource {
     const suspicion = new Suspicion(s.from, expected, minMs, maxMs, clock, (dueMs) => {
       const guard = this.ctx.health.freezeGuard;
       this.ctx.health.noteTimer(dueMs);
+      // The silence convicts only a host that went silent alone: if others are suspected too, a
+      // partition is likelier than hosts failing together, and Lifeguard's timeout outlasts short ones.
+      if (suspicion.endsBySilence && this.running.size > 1) {
+        suspicion.hostHeard();
+        return;
+      }
       const conclude = (): void => {
         if (this.running.get(id) !== suspicion) return;
         this.running.delete(id);
@@ -135,10 +142,12 @@ export class Suspicions implements SuspicionSource {
 
   /**
    * Our probe of `id` failed: suspect it, as if we had gossiped it ourselves. `counted`: the failure was
-   * counted already, when the member's port refused a connection.
+   * counted already, when the member's port refused a connection. `silent`: its host accepted no
+   * connection and sent nothing since; with a healthy score, the suspicion then ends `hostSilenceMs` after
+   * this evidence unless the host is heard from before.
    */
-  probeFailed(id: number, counted: boolean): void {
-    const { view, counters } = this.ctx;
+  probeFailed(id: number, counted: boolean, silent: boolean): void {
+    const { view, counters, config, clock } = this.ctx;
     if (!counted) counters.probesFailed++;
     if (!view.isProbeable(id)) return;
     this.suspect({
@@ -147,6 +156,38 @@ export class Suspicions implements SuspicionSource {
       incarnation: view.table.incarnationOf(id),
       from: this.ctx.name,
     });
+    // The window runs from this evidence, also when the suspicion had come by gossip before: the
+    // connection tried with the probe gets its SYNs retransmitted, and the suspect hears of it, before it
+    // ends.
+    const suspicion = this.running.get(id);
+    if (!silent || config.hostSilenceMs === 0 || suspicion === undefined) return;
+    const silenceMs = Math.max(config.hostSilenceMs, config.probeTimeoutMs);
+    const deadlineMs = clock.now() + silenceMs;
+    suspicion.hostSilent(deadlineMs);
+    const { outbox, lifecycle } = this.ctx;
+    recheckSilence(
+      {
+        clock,
+        isCurrent: (s) => lifecycle.isRunning && this.running.get(id) === s,
+        tryConnect: (timeoutMs, onAccepted) =>
+          outbox.tryConnect(id, () => this.witnessRefused(id), onAccepted, timeoutMs),
+      },
+      suspicion,
+      silenceMs,
+      deadlineMs,
+    );
+  }
+
+  /** `id`'s host accepted a connection of this member's: its silence no longer ends a suspicion. */
+  hostAnswered(id: number): void {
+    this.running.get(id)?.hostHeard();
+  }
+
+  /** Something arrived from the member called `name`: the same, if this member suspects it. */
+  heardFrom(name: string): void {
+    if (this.running.size === 0) return;
+    const id = this.ctx.view.directory.find(name);
+    if (id !== undefined) this.running.get(id)?.hostHeard();
   }
 
   /** This member's own connection to `id`, whose ack was late, was refused. */

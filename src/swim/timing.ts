@@ -46,6 +46,13 @@ export interface Timing {
    * - dissemination of the death ({@link Timing.disseminationMs}).
    */
   readonly worstCaseAllKnowMs: number;
+  /**
+   * Time within which every member holds a crashed host dead when its silence convicts it
+   * (`hostSilenceMs` > 0; the host went silent alone, and a ping-req helper's nack arrived): the probing
+   * periods of {@link Timing.worstCaseAllKnowMs}, then `hostSilenceMs`, then dissemination. Equal to
+   * {@link Timing.worstCaseAllKnowMs} when `hostSilenceMs` is 0 (the `memberlist-*` profiles).
+   */
+  readonly hostCrashAllKnowMs: number;
 }
 
 /** memberlist's minimum suspicion timeout: suspicionMult × max(1, log10 n) × probe interval. */
@@ -102,6 +109,12 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
   const gossipRounds = Math.ceil(Math.log(n) / Math.log(f + 1) + Math.log(n) / f) + 2;
   const disseminationMs = gossipRounds * c.gossipIntervalMs;
   const worstCaseAllKnowMs = probePeriods * c.probeIntervalMs + suspicionMaxMs + disseminationMs;
+  const hostCrashAllKnowMs =
+    c.hostSilenceMs === 0
+      ? worstCaseAllKnowMs
+      : probePeriods * c.probeIntervalMs +
+        Math.min(Math.max(c.hostSilenceMs, c.probeTimeoutMs), suspicionMaxMs) +
+        disseminationMs;
 
   return {
     suspicionMinMs: minMs,
@@ -111,5 +124,6 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
     expectedFirstDetectionMs,
     disseminationMs,
     worstCaseAllKnowMs,
+    hostCrashAllKnowMs,
   };
 }

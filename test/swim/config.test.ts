@@ -33,6 +33,7 @@ const SWIM_FIELDS: { readonly [K in keyof SwimConfig]: SwimField } = {
   gossipToTheDeadMs: { min: 0, max: 86_400_000, integer: false },
   packetBytesMax: { min: 576, max: 65_507, integer: true },
   reconnectIntervalMs: { min: 1, max: 86_400_000, integer: false },
+  hostSilenceMs: { min: 0, max: 3_600_000, integer: false },
   reconnectTimeoutMs: { min: 0, max: 31_536_000_000, integer: false },
 };
 
@@ -147,8 +148,9 @@ describe('SwimConfig fields', () => {
   it('expectedTiming uses the fields it is given', () => {
     // n = 10: suspicionMin = suspicionMult × max(1, log10 10) × probe interval
     expect(expectedTiming({ suspicionMult: 1000 }, 10).suspicionMinMs).toBe(1000 * 1000);
-    expect(expectedTiming({ probeIntervalMs: 1, probeTimeoutMs: 1 }, 10).suspicionMinMs).toBe(4);
-    expect(expectedTiming({ suspicionMaxTimeoutMult: 1 }, 10).suspicionMaxMs).toBe(4000);
+    // lan's suspicionMult is 6
+    expect(expectedTiming({ probeIntervalMs: 1, probeTimeoutMs: 1 }, 10).suspicionMinMs).toBe(6);
+    expect(expectedTiming({ suspicionMaxTimeoutMult: 1 }, 10).suspicionMaxMs).toBe(6000);
     expect(expectedTiming({ retransmitMult: 1000 }, 10).retransmitLimit).toBe(2000);
   });
 });

@@ -3,6 +3,7 @@
  * test's), for the tests of its public surface: what it knows it learns from push-pulls and packets the
  * test writes by hand, and what it sends is recorded, with the size it gave each datagram.
  */
+
 import type { ConnectOutcome, Watch } from '../../src/membership/connection.js';
 import type { Clock } from '../../src/runtime/clock.js';
 import { Random } from '../../src/runtime/random.js';
@@ -11,6 +12,7 @@ import { SwimCore, type SwimCoreOptions } from '../../src/swim/core.js';
 import type { Measurement, SwimEnvironment } from '../../src/swim/environment.js';
 import type { SwimEvent } from '../../src/swim/events.js';
 import type { Packet, StreamMessage } from '../../src/swim/messages.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { addressOf, type ListEntry, memberList } from './swim-scripted.js';
 
 export interface SoloKernel {
@@ -57,7 +59,8 @@ export function solo(options: Partial<SwimCoreOptions> = {}, kernel: SoloKernel 
         }
       : {}),
   };
-  const core = new SwimCore({ name: 'solo', address: addressOf('solo'), ...options }, env);
+  const config = { ...memberlistLan, ...options.config };
+  const core = new SwimCore({ name: 'solo', address: addressOf('solo'), ...options, config }, env);
   /** A push-pull request from the first of `entries`, listing them all. */
   const learn = (...entries: ListEntry[]) =>
     core.handleStream(addressOf(entries[0]!.name), {

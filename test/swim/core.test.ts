@@ -21,7 +21,7 @@ import {
   type TransitionCause,
 } from '../../src/swim/events.js';
 import type { Packet, StreamMessage, SuspectUpdate, Update } from '../../src/swim/messages.js';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 import { TOMBSTONES_MIN } from '../../src/swim/tombstones.js';
 import { earliestSilentDeathMs, suspicionTimeoutAfter } from '../support/lifeguard-timing.js';
@@ -164,7 +164,11 @@ class Net {
       emit: (event) => events.push(event),
       ...(this.kernel ? this.kernelEnvironment(name) : {}),
     };
-    const core = new SwimCore({ name, address, ...options }, env);
+    // memberlist's values unless told otherwise: the tests work their timeouts out from them.
+    const core = new SwimCore(
+      { name, address, ...options, config: { ...memberlistLan, ...options.config } },
+      env,
+    );
     const member: Member = { name, address, core, events };
     this.members.set(name, member);
     this.byAddress.set(address, member);
@@ -296,7 +300,7 @@ function checkEvents(net: Net): number {
       expect(Number.isInteger(e.confirmations) && e.confirmations >= 0, where).toBe(true);
       expect(Number.isInteger(e.localHealth), where).toBe(true);
       expect(e.localHealth, where).toBeGreaterThanOrEqual(0);
-      expect(e.localHealth, where).toBeLessThan(lan.awarenessMaxMultiplier);
+      expect(e.localHealth, where).toBeLessThan(memberlistLan.awarenessMaxMultiplier);
       // The previous state matches the cause.
       if (e.cause === 'joined') expect(e.previous, where).toBe('unknown');
       if (e.cause === 'refuted') expect(e.previous, where).toBe('suspect');
@@ -320,7 +324,7 @@ const NAMES5 = ['n1', 'n2', 'n3', 'n4', 'n5'];
  * can miss a member by chance (each update goes out retransmitLimit times to random targets), and only
  * the next push-pull, within one push-pull interval, then repairs it; twice that interval is ample.
  */
-const CONVERGE_MS = 2 * lan.pushPullIntervalMs;
+const CONVERGE_MS = 2 * memberlistLan.pushPullIntervalMs;
 
 describe('SwimCore: joining', () => {
   it.each([3, 4, 5])('%i members that join one seed converge to all-alive views', (n) => {
@@ -425,7 +429,7 @@ describe('SwimCore: failure detection', () => {
     return { net, t0, others };
   }
 
-  const WORST_MS = expectedTiming({}, 5).worstCaseAllKnowMs;
+  const WORST_MS = expectedTiming(memberlistLan, 5).worstCaseAllKnowMs;
   // Which member learns of a suspicion or death first-hand and which by gossip depends on the seed; over
   // these seeds both happen (each run is checked in full).
   const SEEDS = [1, 2, 3];
@@ -448,7 +452,7 @@ describe('SwimCore: failure detection', () => {
       expect(first.event.cause).toBe('probe-failed');
       expect(first.event.accuser).toBe(first.observer);
       // Not before a probe sent after the cut timed out (an ack sent 1 ms before it still got through).
-      expect(first.event.atMs).toBeGreaterThanOrEqual(t0 - 1 + lan.probeTimeoutMs);
+      expect(first.event.atMs).toBeGreaterThanOrEqual(t0 - 1 + memberlistLan.probeTimeoutMs);
       for (const s of suspicions) {
         causes.add(s.event.cause);
         expect(s.event.cause === 'probe-failed', s.observer).toBe(s.event.accuser === s.observer);
@@ -489,7 +493,7 @@ describe('SwimCore: failure detection', () => {
   it('declares it dead everywhere within expectedTiming().worstCaseAllKnowMs, not before a probe timeout + suspicionMinMs', () => {
     const causes = new Set<string>();
     // Nothing refuses a connection (no kernel here): a silent member, convicted by suspicion only.
-    const earliestMs = earliestSilentDeathMs(lan, 5, 0, 1);
+    const earliestMs = earliestSilentDeathMs(memberlistLan, 5, 0, 1);
     for (const { net, t0, others } of isolations()) {
       const deaths = others.map((m) => {
         const events = memberEvents(m, 'n3').filter((e) => e.type === 'dead' || e.type === 'left');
@@ -506,11 +510,11 @@ describe('SwimCore: failure detection', () => {
       expect(first.event.accuser).toBe(first.observer);
       // Lifeguard: with 5 members, suspicionMult − 2 = 2 confirmations are expected; they shortened it.
       expect(first.event.confirmations).toBeGreaterThan(0);
-      expect(first.event.confirmations).toBeLessThanOrEqual(lan.suspicionMult - 2);
+      expect(first.event.confirmations).toBeLessThanOrEqual(memberlistLan.suspicionMult - 2);
       // Its suspicion ran at least Lifeguard's timeout for the confirmations it got (they only shorten it).
       const ownSuspicion = memberEvents(net.get(first.observer), 'n3').find((e) => e.type === 'suspect')!;
       expect(first.event.atMs - ownSuspicion.atMs).toBeGreaterThanOrEqual(
-        suspicionTimeoutAfter(lan, 5, first.event.confirmations),
+        suspicionTimeoutAfter(memberlistLan, 5, first.event.confirmations),
       );
       for (const d of deaths) {
         if (d.event.cause === 'dead-gossip') expect(others.map((o) => o.name)).toContain(d.event.accuser);
@@ -765,7 +769,7 @@ describe('SwimCore: the TCP fallback probe, the last word, stale rumours', () =>
     net.run(3000);
     expect(n5.core.stateOf('n2')).toBe('suspect');
     net.isolated.delete('n5');
-    const suspicionMaxMs = expectedTiming({}, 5).suspicionMaxMs;
+    const suspicionMaxMs = expectedTiming(memberlistLan, 5).suspicionMaxMs;
     net.run(suspicionMaxMs);
     expect(n5.core.stateOf('n2')).toBe('alive');
     expect(memberEvents(n5, 'n2').filter((e) => e.type === 'dead')).toEqual([]);
@@ -886,7 +890,7 @@ describe('SwimCore: the death watch', () => {
       from: 'n3',
       updates: [{ kind: 'suspect', name: 'n5', incarnation, from: 'n3', refused: true }],
     });
-    net.run(lan.gossipIntervalMs * 2);
+    net.run(memberlistLan.gossipIntervalMs * 2);
     const accusers = new Set(
       net.sent
         .slice(since)
@@ -905,7 +909,9 @@ describe('SwimCore: the death watch', () => {
     const others = members.filter((m) => m.name !== 'n3');
     const allDead = net.runUntil(() => others.every((m) => m.core.stateOf('n3') === 'dead'), 10_000);
     // Its watchers, n1 and n2, each see a refusal; two refusals end the suspicion after one probe timeout.
-    expect(allDead - t0).toBeLessThanOrEqual(lan.gossipIntervalMs + lan.probeTimeoutMs + 10);
+    expect(allDead - t0).toBeLessThanOrEqual(
+      memberlistLan.gossipIntervalMs + memberlistLan.probeTimeoutMs + 10,
+    );
     // Not before the grace a live suspect gets to refute: one probe timeout after the second refusal,
     // which comes at least 1 ms (the watch's notice) after the kill. No suspicion timeout is involved.
     const firstDeath = Math.min(
@@ -915,7 +921,7 @@ describe('SwimCore: the death watch', () => {
           .map((e) => e.atMs),
       ),
     );
-    expect(firstDeath - t0).toBeGreaterThanOrEqual(1 + lan.probeTimeoutMs);
+    expect(firstDeath - t0).toBeGreaterThanOrEqual(1 + memberlistLan.probeTimeoutMs);
     for (const watcher of ['n1', 'n2']) {
       const own = memberEvents(net.get(watcher), 'n3').filter((e) => e.accuser === watcher);
       expect(own.map((e) => `${e.type}:${e.cause}`)[0], watcher).toMatch(
@@ -935,7 +941,7 @@ describe('SwimCore: the death watch', () => {
     expect(firstSuspicion - t0).toBeLessThanOrEqual(3);
     expect(firstSuspicion - t0).toBeGreaterThanOrEqual(1);
     // The ring closes over the gap: n1 and n2 now watch n4 in its place.
-    net.run(2 * lan.probeIntervalMs);
+    net.run(2 * memberlistLan.probeIntervalMs);
     expect(watchedBy(net, 'n1')).toEqual(['n2', 'n4']);
     expect(watchedBy(net, 'n2')).toEqual(['n4', 'n5']);
     checkEvents(net);
@@ -953,12 +959,12 @@ describe('SwimCore: the death watch', () => {
     const predecessors = ['n2', 'n3'].map((name) => net.get(name));
     const heard = net.runUntil(
       () => predecessors.some((p) => p.core.stateOf('n35') === 'alive'),
-      lan.probeIntervalMs,
+      memberlistLan.probeIntervalMs,
     );
     net.kill('n35');
     const suspected = net.runUntil(
       () => predecessors.some((p) => p.core.stateOf('n35') === 'suspect'),
-      lan.probeIntervalMs,
+      memberlistLan.probeIntervalMs,
     );
     expect(suspected - heard).toBeLessThanOrEqual(3);
     // Not at the kill itself: its watchers learn of it 1 ms later (Net.kill, or the watch's own refusal
@@ -982,7 +988,7 @@ describe('SwimCore: the death watch', () => {
     back.core.start();
     back.core.join([addressOf('n1')]);
     net.killed.delete('n3');
-    net.runUntil(() => n1.core.stateOf('n3') === 'alive', lan.probeIntervalMs);
+    net.runUntil(() => n1.core.stateOf('n3') === 'alive', memberlistLan.probeIntervalMs);
     net.run(0);
     expect(watchedBy(net, 'n1')).toEqual(['n2', 'n3']);
   });
@@ -1144,9 +1150,9 @@ describe('SwimCore: restart', () => {
     const others = members.filter((m) => m !== old);
     net.runUntil(
       () => others.every((m) => m.core.stateOf('n4') === 'dead'),
-      expectedTiming({}, 4).worstCaseAllKnowMs,
+      expectedTiming(memberlistLan, 4).worstCaseAllKnowMs,
     );
-    expectNoDeathBefore(others, 'n4', crashedAt + earliestSilentDeathMs(lan, 4, 0, 1));
+    expectNoDeathBefore(others, 'n4', crashedAt + earliestSilentDeathMs(memberlistLan, 4, 0, 1));
     net.run(5000);
     const fresh = net.add('n4');
     expect(fresh.core.incarnation).toBeGreaterThan(oldIncarnation);
@@ -1226,7 +1232,7 @@ describe('SwimCore: tombstones', () => {
     gossip(core, dead('x', 5));
     expect(core.stateOf('x')).toBe('dead');
     // Ten times gossipToTheDeadMs, after which memberlist would take the alive.
-    net.run(10 * lan.gossipToTheDeadMs);
+    net.run(10 * memberlistLan.gossipToTheDeadMs);
     const before = net.clock.now();
     gossip(core, alive('x', 5), alive('x', 4));
     pushPullAlive(core, 'x', 5);
@@ -1249,7 +1255,7 @@ describe('SwimCore: tombstones', () => {
     net.run(reconnectTimeoutMs / 2);
     expect(core.stateOf('x')).toBe('dead');
     // The next reconnect tick after the timeout forgets it.
-    net.run(reconnectTimeoutMs / 2 + lan.reconnectIntervalMs);
+    net.run(reconnectTimeoutMs / 2 + memberlistLan.reconnectIntervalMs);
     expect(core.stateOf('x')).toBeUndefined();
     expect(core.members().map((m) => m.name)).toEqual(['a']);
     expect(core.directory.find('x')).toBeUndefined();
@@ -1298,7 +1304,7 @@ describe('SwimCore: tombstones', () => {
   });
 
   it.each([
-    ['kept', lan.reconnectTimeoutMs],
+    ['kept', memberlistLan.reconnectTimeoutMs],
     ['forgotten', 10_000],
   ])(
     'a member restarted from incarnation 0 (tombstone %s) hears of its old death, refutes above it and is alive everywhere',
@@ -1313,9 +1319,9 @@ describe('SwimCore: tombstones', () => {
       const others = members.filter((m) => m !== old);
       net.runUntil(
         () => others.every((m) => m.core.stateOf('n4') === 'dead'),
-        expectedTiming({}, 4).worstCaseAllKnowMs,
+        expectedTiming(memberlistLan, 4).worstCaseAllKnowMs,
       );
-      expectNoDeathBefore(others, 'n4', crashedAt + earliestSilentDeathMs(lan, 4, 0, 1));
+      expectNoDeathBefore(others, 'n4', crashedAt + earliestSilentDeathMs(memberlistLan, 4, 0, 1));
       net.run(30_000);
       const remembered = reconnectTimeoutMs > 30_000 ? 'dead' : undefined;
       for (const m of others) expect(m.core.stateOf('n4')).toBe(remembered);

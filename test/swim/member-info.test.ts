@@ -8,14 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import type { MemberInfo } from '../../src/swim/core.js';
 import type { Packet, Ping, Update } from '../../src/swim/messages.js';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { alive, solo } from './core-solo.js';
 import { run } from './swim-context.js';
 import { addressOf, memberList } from './swim-scripted.js';
 
 type Solo = ReturnType<typeof solo>;
 
-const T = lan.probeTimeoutMs;
+const T = memberlistLan.probeTimeoutMs;
 
 function info(s: Solo, name: string): MemberInfo {
   const found = s.core.members().find((m) => m.name === name);

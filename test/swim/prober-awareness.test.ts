@@ -6,17 +6,17 @@
  * moment it sends each probe.
  */
 import { describe, expect, it } from 'vitest';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { Scripted } from './swim-scripted.js';
 
-const I = lan.probeIntervalMs;
-const T = lan.probeTimeoutMs;
+const I = memberlistLan.probeIntervalMs;
+const T = memberlistLan.probeTimeoutMs;
 
 describe('the prober stretches its period and its probe timeout by the health score + 1', () => {
   it.each([1, 2, 3])('probe periods after a stress report of 7: 8, 7, 6, ... intervals (seed %i)', (seed) => {
     const s = new Scripted({ peers: ['b', 'c', 'd'], seed });
     s.start();
-    s.core.reportLocalStress(lan.awarenessMaxMultiplier - 1);
+    s.core.reportLocalStress(memberlistLan.awarenessMaxMultiplier - 1);
     s.run(60_000);
     const pings = s.pings();
     expect(pings.length).toBeGreaterThan(10);

@@ -22,8 +22,10 @@ export function fakePort(accusations = new Map<number, SuspectUpdate>(), ownSusp
     },
     ownSuspectToProbe: () => ownSuspect[suspects++] ?? -1,
     probing: (id) => calls.push(`probing ${id}`),
-    probeFailed: (id, counted) => calls.push(`failed ${id} ${counted}`),
+    probeFailed: (id, counted, silent) => calls.push(`failed ${id} ${counted}${silent ? ' silent' : ''}`),
     probeRefused: (id) => calls.push(`refused ${id}`),
+    hostAnswered: (id) => calls.push(`answered ${id}`),
+    heard: () => undefined,
     periodStarted: () => calls.push('period'),
   };
   return { port, calls, asked };

@@ -7,14 +7,14 @@
  * is not convicted, and one that stays silent is convicted at the maximum, neither before nor long after.
  */
 import { describe, expect, it } from 'vitest';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 import { Scripted } from './swim-scripted.js';
 
 const PEERS = ['b', 'c', 'x'];
 // The timeouts for a view of 4 members, written out from memberlist's formulas rather than read from
 // the code: min = suspicionMult × max(1, log10 4) × probeInterval = 4 × 1 × 1000 ms, max = 6 × min.
-const MIN_MS = lan.suspicionMult * 1 * lan.probeIntervalMs;
-const MAX_MS = lan.suspicionMaxTimeoutMult * MIN_MS;
+const MIN_MS = memberlistLan.suspicionMult * 1 * memberlistLan.probeIntervalMs;
+const MAX_MS = memberlistLan.suspicionMaxTimeoutMult * MIN_MS;
 
 /** The core, its peers known, then `x` silent until its suspicion is raised; returns when it was. */
 function suspectX(seed: number): { s: Scripted; suspectedAt: number } {
@@ -25,7 +25,7 @@ function suspectX(seed: number): { s: Scripted; suspectedAt: number } {
   expect(s.events.map((e) => e.cause)).toEqual(['joined', 'joined', 'joined']);
   s.events.length = 0;
   s.peer('x').silent = true;
-  const suspectedAt = s.runUntil(() => s.core.stateOf('x') === 'suspect', 10 * lan.probeIntervalMs);
+  const suspectedAt = s.runUntil(() => s.core.stateOf('x') === 'suspect', 10 * memberlistLan.probeIntervalMs);
   const [suspect] = s.about('x');
   expect(suspect).toMatchObject({ type: 'suspect', cause: 'probe-failed', accuser: 'a', confirmations: 0 });
   return { s, suspectedAt };
@@ -46,7 +46,7 @@ describe('Lifeguard: a suspicion nobody confirms runs for the maximum timeout', 
       expect(s.core.stateOf('x')).toBe('suspect');
       s.peer('x').silent = false;
       // The core probes its own suspect within a couple of periods, with the accusation: x refutes.
-      s.runUntil(() => s.core.stateOf('x') === 'alive', 3 * lan.probeIntervalMs);
+      s.runUntil(() => s.core.stateOf('x') === 'alive', 3 * memberlistLan.probeIntervalMs);
       s.run(MAX_MS);
       expect(s.about('x').map((e) => [e.type, e.cause])).toEqual([
         ['suspect', 'probe-failed'],
@@ -64,10 +64,10 @@ describe('Lifeguard: a suspicion nobody confirms runs for the maximum timeout', 
       const { s, suspectedAt } = suspectX(seed);
       s.run(suspectedAt + MAX_MS - 1 - s.clock.now());
       expect(s.core.stateOf('x')).toBe('suspect');
-      const deadAt = s.runUntil(() => s.core.stateOf('x') === 'dead', 2 * lan.probeIntervalMs);
+      const deadAt = s.runUntil(() => s.core.stateOf('x') === 'dead', 2 * memberlistLan.probeIntervalMs);
       // At the maximum, or up to a last-word ping's timeout after it.
       expect(deadAt - suspectedAt).toBeGreaterThanOrEqual(MAX_MS);
-      expect(deadAt - suspectedAt).toBeLessThanOrEqual(MAX_MS + lan.probeTimeoutMs);
+      expect(deadAt - suspectedAt).toBeLessThanOrEqual(MAX_MS + memberlistLan.probeTimeoutMs);
       const dead = s.about('x').find((e) => e.type === 'dead');
       expect(dead).toMatchObject({ cause: 'suspicion-timeout', accuser: 'a', confirmations: 0 });
       expect(s.core.counters.deathsDeclared).toBe(1);

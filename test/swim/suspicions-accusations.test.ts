@@ -56,7 +56,7 @@ describe('Suspicions.ownSuspectToProbe', () => {
   it('its own suspect once the deadline is less than two periods away, not before', () => {
     const h = six();
     const { s } = suspicions(h);
-    s.probeFailed(h.id('b'), false);
+    s.probeFailed(h.id('b'), false, false);
     // The deadline, 24 000, must come before now + 2000.
     run(h.clock, MAX_MS - 2 * PERIOD_MS);
     expect(s.ownSuspectToProbe()).toBe(-1);
@@ -67,7 +67,7 @@ describe('Suspicions.ownSuspectToProbe', () => {
   it('not a suspect probed within the last period', () => {
     const h = six();
     const { s } = suspicions(h);
-    s.probeFailed(h.id('b'), false);
+    s.probeFailed(h.id('b'), false, false);
     run(h.clock, MAX_MS - 1800);
     s.probing(h.id('b'));
     run(h.clock, PERIOD_MS - 1);
@@ -87,10 +87,10 @@ describe('Suspicions.ownSuspectToProbe', () => {
   it('the one that ends first, the first raised among equals', () => {
     const h = six();
     const { s } = suspicions(h);
-    s.probeFailed(h.id('c'), false);
-    s.probeFailed(h.id('d'), false);
+    s.probeFailed(h.id('c'), false, false);
+    s.probeFailed(h.id('d'), false, false);
     run(h.clock, 300);
-    s.probeFailed(h.id('b'), false);
+    s.probeFailed(h.id('b'), false, false);
     run(h.clock, MAX_MS - 1000 - 300);
     // Deadlines: c and d at 24 000, b at 24 300; the window ends at 25 000.
     expect(s.ownSuspectToProbe()).toBe(h.id('c'));
@@ -103,7 +103,7 @@ describe('Suspicions.ownSuspectToProbe', () => {
   it('not a suspect that is no longer probeable', () => {
     const h = six();
     const { s } = suspicions(h);
-    s.probeFailed(h.id('b'), false);
+    s.probeFailed(h.id('b'), false, false);
     h.ctx.view.table.set(h.id('b'), DEAD, 1, h.clock.now());
     run(h.clock, MAX_MS - 100);
     expect(s.ownSuspectToProbe()).toBe(-1);

@@ -126,7 +126,7 @@ describe('Suspicions: our own failed probes', () => {
     const h = six();
     h.know('g', ALIVE, 7);
     const { s } = suspicions(h);
-    s.probeFailed(h.id('g'), false);
+    s.probeFailed(h.id('g'), false, false);
     expect(h.ctx.counters.probesFailed).toBe(1);
     expect(h.ctx.counters.suspicionsRaised).toBe(1);
     expect(memberEvents(h)).toEqual([['suspect', 'g', 'probe-failed', 'self']]);
@@ -136,7 +136,7 @@ describe('Suspicions: our own failed probes', () => {
   it('a failure counted already is not counted again', () => {
     const h = six();
     const { s } = suspicions(h);
-    s.probeFailed(h.id('b'), true);
+    s.probeFailed(h.id('b'), true, false);
     expect(h.ctx.counters.probesFailed).toBe(0);
     expect(h.ctx.view.table.stateOf(h.id('b'))).toBe(SUSPECT);
   });
@@ -145,8 +145,8 @@ describe('Suspicions: our own failed probes', () => {
     const h = six();
     h.know('g', DEAD, 1);
     const { s } = suspicions(h);
-    s.probeFailed(h.id('g'), false);
-    s.probeFailed(h.ctx.view.selfId, false);
+    s.probeFailed(h.id('g'), false, false);
+    s.probeFailed(h.ctx.view.selfId, false, false);
     expect(h.ctx.counters.probesFailed).toBe(2);
     expect([h.wakes, h.events.length, h.ctx.counters.refutations]).toEqual([0, 0, 0]);
   });
@@ -224,8 +224,8 @@ describe('Suspicions: how a suspicion ends', () => {
   it('its accuser convicts at once on a probe of its own within the last two intervals, else gives the last word', () => {
     const h = six();
     const { s, dead, pings } = suspicions(h);
-    s.probeFailed(h.id('b'), false);
-    s.probeFailed(h.id('c'), false);
+    s.probeFailed(h.id('b'), false, false);
+    s.probeFailed(h.id('c'), false, false);
     run(h.clock, MAX_MS - 2001);
     s.probing(h.id('c')); // 2001 ms before the deadline: stale
     run(h.clock, 1);

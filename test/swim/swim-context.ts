@@ -18,7 +18,7 @@ import { Lifecycle } from '../../src/swim/lifecycle.js';
 import { MemberView } from '../../src/swim/member-view.js';
 import type { Packet, StreamMessage } from '../../src/swim/messages.js';
 import { Outbox } from '../../src/swim/outbox.js';
-import { lan } from '../../src/swim/profiles.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 
 export const addressOf = (name: string): string => `${name}.test:7946`;
 
@@ -54,7 +54,8 @@ export function harness(options: HarnessOptions = {}): Harness {
   const name = options.name ?? 'self';
   const clock = new VirtualClock({ wallStartMs: 1_700_000_000_000 });
   const random = new Random(options.seed ?? 1);
-  const config = resolveSwimConfig(options.config ?? {}, lan);
+  // memberlist's values: the mechanisms are tested on the formulas their comments work out by hand.
+  const config = resolveSwimConfig(options.config ?? {}, memberlistLan);
   const packets: Harness['packets'] = [];
   const streams: Harness['streams'] = [];
   const events: SwimEvent[] = [];

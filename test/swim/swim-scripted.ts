@@ -18,6 +18,7 @@ import { SwimCore, type SwimCoreOptions } from '../../src/swim/core.js';
 import type { SwimEnvironment } from '../../src/swim/environment.js';
 import { isMemberEvent } from '../../src/swim/events.js';
 import type { MemberList, Packet, PushPull, StreamMessage, Update } from '../../src/swim/messages.js';
+import { memberlistLan } from '../../src/swim/profiles.js';
 
 export const WALL_START_MS = 1_700_000_000_000;
 export const LATENCY_MS = 1;
@@ -125,7 +126,8 @@ export class Scripted {
       ...kernel,
     };
     this.core = new SwimCore(
-      { name, address: addressOf(name), config: options.config ?? {}, ...options.core },
+      // memberlist's values unless told otherwise: the tests work their timeouts out from them.
+      { name, address: addressOf(name), config: { ...memberlistLan, ...options.config }, ...options.core },
       env,
     );
   }

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { expectedTiming, lan, local, profiles, Random, wan } from '../../src/index.js';
+import {
+  expectedTiming,
+  lan,
+  local,
+  memberlistLan,
+  memberlistLocal,
+  memberlistWan,
+  profiles,
+  Random,
+  wan,
+} from '../../src/index.js';
 
 describe('profiles', () => {
-  it("carry memberlist's LAN defaults under the field names of src/swim/config.ts", () => {
-    expect(lan).toEqual({
+  it("memberlist-lan carries memberlist's LAN defaults under the field names of src/swim/config.ts", () => {
+    expect(memberlistLan).toEqual({
       probeIntervalMs: 1000,
       probeTimeoutMs: 500,
       indirectChecks: 3,
@@ -18,11 +28,12 @@ describe('profiles', () => {
       packetBytesMax: 1400,
       reconnectIntervalMs: 10_000,
       reconnectTimeoutMs: 86_400_000,
+      hostSilenceMs: 0,
     });
   });
 
-  it('derive wan and local from lan as memberlist does', () => {
-    expect(wan).toMatchObject({
+  it('memberlist-wan and memberlist-local derive from memberlist-lan as memberlist does', () => {
+    expect(memberlistWan).toMatchObject({
       probeIntervalMs: 5000,
       probeTimeoutMs: 3000,
       suspicionMult: 6,
@@ -32,7 +43,7 @@ describe('profiles', () => {
       gossipToTheDeadMs: 60_000,
       indirectChecks: 3,
     });
-    expect(local).toMatchObject({
+    expect(memberlistLocal).toMatchObject({
       probeIntervalMs: 1000,
       probeTimeoutMs: 200,
       indirectChecks: 1,
@@ -42,7 +53,27 @@ describe('profiles', () => {
       pushPullIntervalMs: 15_000,
       gossipToTheDeadMs: 15_000,
     });
-    expect(profiles).toEqual({ lan, wan, local });
+    expect(memberlistWan.hostSilenceMs).toBe(0);
+    expect(memberlistLocal.hostSilenceMs).toBe(0);
+    expect(profiles).toEqual({
+      lan,
+      wan,
+      local,
+      'memberlist-lan': memberlistLan,
+      'memberlist-wan': memberlistWan,
+      'memberlist-local': memberlistLocal,
+    });
+  });
+
+  it("lan, wan and local differ from memberlist's only where the search chose to", () => {
+    // What the search of bench/defaults-search changed (docs/defaults-search.md); every other field is
+    // memberlist's, so that a reader can compare the two profiles field by field.
+    const changed = (a: object, b: object): string[] =>
+      Object.keys(a).filter((k) => a[k as keyof typeof a] !== b[k as keyof typeof b]);
+    expect(changed(lan, memberlistLan).sort()).toEqual(['hostSilenceMs', 'suspicionMult']);
+    expect(lan.hostSilenceMs).toBe(1500);
+    expect(changed(wan, memberlistWan).sort()).toEqual(['hostSilenceMs']);
+    expect(changed(local, memberlistLocal).sort()).toEqual(['hostSilenceMs']);
   });
 
   it('are frozen, so no caller can change a default for everyone', () => {
@@ -66,7 +97,7 @@ describe("expectedTiming: memberlist's formulas", () => {
     [1000, 12_000, 16, 180_000], // log2 1000 − 5 = 4.97 → 6 ×
     [10_000, 16_000, 20, 300_000], // log2 10000 − 5 = 8.29 → 10 ×
   ])('n = %i', (n, suspicionMinMs, retransmitLimit, pushPullIntervalMs) => {
-    const t = expectedTiming({}, n);
+    const t = expectedTiming(memberlistLan, n);
     expect(t.suspicionMinMs).toBe(suspicionMinMs);
     expect(t.suspicionMaxMs).toBe(6 * suspicionMinMs);
     expect(t.retransmitLimit).toBe(retransmitLimit);
@@ -75,26 +106,45 @@ describe("expectedTiming: memberlist's formulas", () => {
 
   it('takes missing fields from lan and overrides the given ones', () => {
     const t = expectedTiming({ probeIntervalMs: 500, suspicionMaxTimeoutMult: 2 }, 10);
-    // 4 × 1 × 500 = 2000, × 2
-    expect(t.suspicionMinMs).toBe(2000);
-    expect(t.suspicionMaxMs).toBe(4000);
+    // lan's suspicionMult 6: 6 × 1 × 500 = 3000, × 2
+    expect(t.suspicionMinMs).toBe(3000);
+    expect(t.suspicionMaxMs).toBe(6000);
     expect(expectedTiming(wan, 10).suspicionMinMs).toBe(6 * 5000);
   });
 
-  it('states the lan bound for 5 members in full', () => {
-    const t = expectedTiming(lan, 5);
+  it('states the memberlist-lan bound for 5 members in full', () => {
+    const t = expectedTiming(memberlistLan, 5);
     // probing: m = 4, ceil(ln 1e−6 / (4 ln 0.75)) = 13 periods, capped at 2m − 1 = 7, plus 1 → 8000
     // suspicion: 24000; dissemination: ceil(ln 5 / ln 4 + ln 5 / 3) + 2 = 4 rounds of 200 → 800
     expect(t.worstCaseAllKnowMs).toBe(8000 + 24_000 + 800);
     // q = 1 − 0.75⁴ = 0.68359375; 1000 × (1/q + 0.5) = 1962.857...
     expect(t.expectedFirstDetectionMs).toBeCloseTo(1000 * (1 / 0.68359375 + 0.5), 9);
+    // No host silence: a crashed host waits out the same suspicion.
+    expect(t.hostCrashAllKnowMs).toBe(t.worstCaseAllKnowMs);
   });
 
-  it('states the lan bound for 20 members in full, where the probing periods are not capped', () => {
+  it('states the lan bounds for 5 members in full: the host silence replaces the suspicion', () => {
+    const t = expectedTiming(lan, 5);
+    // suspicion: 6 × 1 × 1000 = 6000, × 6 = 36000; probing and dissemination as for memberlist-lan
+    expect(t.worstCaseAllKnowMs).toBe(8000 + 36_000 + 800);
+    expect(t.hostCrashAllKnowMs).toBe(8000 + 1500 + 800);
+  });
+
+  it('takes the host silence as at least a probe timeout, and at most the longest suspicion', () => {
+    // 100 ms acts as the 500 ms probe timeout; 10^6 ms is capped at 6 × 4 × 1000.
+    expect(expectedTiming({ ...memberlistLan, hostSilenceMs: 100 }, 5).hostCrashAllKnowMs).toBe(
+      8000 + 500 + 800,
+    );
+    expect(expectedTiming({ ...memberlistLan, hostSilenceMs: 1e6 }, 5).hostCrashAllKnowMs).toBe(
+      8000 + 24_000 + 800,
+    );
+  });
+
+  it('states the memberlist-lan bound for 20 members in full, where the probing periods are not capped', () => {
     // probing: m = 19, ln 1e−6 / (19 ln(18/19)) = 13.8155 / 1.02728 = 13.45 → 14 periods (cap 2m − 1 = 37),
     // plus 1 → 15000; suspicion: 6 × 4 × trunc(1301.03) = 31224; dissemination:
     // ceil(ln 20 / ln 4 + ln 20 / 3) + 2 = ceil(3.16) + 2 = 6 rounds of 200 → 1200
-    expect(expectedTiming(lan, 20).worstCaseAllKnowMs).toBe(15_000 + 31_224 + 1200);
+    expect(expectedTiming(memberlistLan, 20).worstCaseAllKnowMs).toBe(15_000 + 31_224 + 1200);
   });
 });
 

@@ -15,8 +15,8 @@ import type { Fault } from '../../../bench/chaos/schedule.js';
 
 const NAMES = ['m0', 'm1', 'm2', 'm3'];
 const name = (i: number): string => NAMES[i]!;
-const SUSPICION_MS = 4000;
-const GRACE_MS = 10_000;
+// A pause must outlast Lifeguard's shortest suspicion (4 s) to excuse a death, a cut the host silence (1.5 s).
+const LIMITS = { pauseMs: 4000, cutMs: 1500, graceMs: 10_000 };
 
 function fault(kind: Fault['kind'], durationMs: number, members: number[], others: number[] = []): Fault {
   return {
@@ -35,7 +35,7 @@ function dead(observer: string, member: string, atMs: number): ViewChange {
 }
 
 function excuses(...faults: Fault[]): Excuse[] {
-  return faults.flatMap((f) => excuseOf(f, name, SUSPICION_MS, GRACE_MS) ?? []);
+  return faults.flatMap((f) => excuseOf(f, name, LIMITS) ?? []);
 }
 
 describe('checkNoFalseDeath', () => {
@@ -54,20 +54,28 @@ describe('checkNoFalseDeath', () => {
     );
   });
 
-  it('fails it when the pause or the cut was within the suspicion timeout, or under loss alone', () => {
+  it('fails it when the pause or the cut was within its limit, or under loss alone', () => {
     for (const f of [
       fault('pause', 3000, [2]),
-      fault('isolate', 4000, [2], [0, 1, 3]),
+      fault('isolate', 1500, [2], [0, 1, 3]),
+      fault('one-way', 1400, [2], [0, 1, 3]),
       fault('loss', 30_000, []),
     ]) {
       expect(checkNoFalseDeath([dead('m1', 'm2', 5000)], excuses(f), 60_000).ok, f.kind).toBe(false);
     }
   });
 
+  it('excuses a cut past the host silence, though a pause as long excuses nothing', () => {
+    // 3 s: beyond the 1.5 s a silent host's suspicion can last, within the 4 s of a paused one's.
+    const death = [dead('m1', 'm2', 5000)];
+    expect(checkNoFalseDeath(death, excuses(fault('isolate', 3000, [2], [0, 1, 3])), 60_000).ok).toBe(true);
+    expect(checkNoFalseDeath(death, excuses(fault('pause', 3000, [2])), 60_000).ok).toBe(false);
+  });
+
   it('excuses any member cut off by halves, and under strict only the pairs across the cut', () => {
     const halves = fault('halves', 20_000, [0, 1], [2, 3]);
     const loose = excuses(halves);
-    const strict = [excuseOf(halves, name, SUSPICION_MS, GRACE_MS, true)!];
+    const strict = [excuseOf(halves, name, LIMITS, true)!];
     const across = [dead('m1', 'm2', 5000), dead('m3', 'm0', 9000)];
     expect(checkNoFalseDeath(across, loose, 60_000).ok).toBe(true);
     expect(checkNoFalseDeath(across, strict, 60_000).ok).toBe(true);
