@@ -5,8 +5,8 @@
 import { markdownTable } from '../support/format.js';
 import { median, quantile } from '../support/stats.js';
 import { asRan, excuseOf, unexcusedDeaths, type Verdict } from './checkers.js';
-import { excuseLimits } from './plan.js';
 import type { ViewChange } from './history.js';
+import { excuseLimits } from './plan.js';
 import type { ChaosRunResult } from './run.js';
 import { describeFault } from './schedule.js';
 
@@ -31,9 +31,7 @@ function load(r: ChaosRunResult): string {
  */
 export function sameSideDeaths(r: ChaosRunResult): { death: ViewChange; spellMs: number | null }[] {
   const name = (i: number): string => r.names[i] ?? `#${i}`;
-  const strict = r.faults.flatMap(
-    (f) => excuseOf(asRan(f), name, excuseLimits(r.bounds), true) ?? [],
-  );
+  const strict = r.faults.flatMap((f) => excuseOf(asRan(f), name, excuseLimits(r.bounds), true) ?? []);
   return unexcusedDeaths(r.changes, strict, r.endMs).map((death) => {
     const back = r.changes.find(
       (c) =>

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import type { SplitBrainResolverEventMap } from '../downing/split-brain-resolver.js';
 import { InvalidOptionError, JoinError, NetworkError } from '../errors.js';
 import { createNode, type SwimNode } from '../node/node.js';
-import type { ProfileName } from '../swim/profiles.js';
+import { isProfileName, PROFILE_LIST, type ProfileName } from '../swim/profiles.js';
 import { checkSeed } from '../transport/resolve.js';
 import { AGENT_DOWNING_FLAGS, agentDowningSpec, startAgentDowning } from './agent-downing.js';
 import { AGENT_HTTP_FLAGS, type AgentHttp, agentHttpSpec, startAgentHttp } from './agent-http.js';
@@ -37,7 +37,6 @@ export interface AgentIo {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const PROFILES: readonly ProfileName[] = ['lan', 'wan', 'local'];
 
 /** Runs the agent until a signal; resolves once it is started and joined (or joining). */
 export async function runAgentCommand(argv: readonly string[], io: AgentIo): Promise<SwimNode | undefined> {
@@ -61,8 +60,8 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     throw new UsageError('fdkit agent: --name NAME and --bind HOST:PORT are required');
   }
   const profile = stringFlag(flags, 'profile') ?? 'lan';
-  if (!PROFILES.includes(profile as ProfileName)) {
-    throw new UsageError(`fdkit agent: --profile takes lan, wan or local, got '${profile}'`);
+  if (!isProfileName(profile)) {
+    throw new UsageError(`fdkit agent: --profile takes ${PROFILE_LIST}, got '${profile}'`);
   }
   const level = stringFlag(flags, 'log-level') ?? 'info';
   if (!LOG_LEVELS.includes(level)) {

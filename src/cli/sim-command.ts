@@ -5,7 +5,7 @@
 import { stopwatch } from '../runtime/system.js';
 import type { DowningReport, SimulationReport } from '../sim/report.js';
 import { Simulation } from '../sim/simulation.js';
-import { type ProfileName, profiles } from '../swim/profiles.js';
+import { isProfileName, PROFILE_LIST, type ProfileName } from '../swim/profiles.js';
 import { commandFlags, numberFlag, stringFlag, UsageError } from './args.js';
 import { DOWNING_FLAGS, downingFromFlags } from './downing-flags.js';
 import { faultPlanFromFlags, SIM_FAULT_FLAGS } from './sim-fault-flags.js';
@@ -35,8 +35,8 @@ export function runSimCommand(
   const seconds = numberFlag(flags, 'seconds', 60);
   const seed = numberFlag(flags, 'seed', 1);
   const profile = stringFlag(flags, 'profile') ?? 'lan';
-  if (!(profile in profiles))
-    throw new UsageError(`fdkit sim: --profile takes lan, wan or local, got '${profile}'`);
+  if (!isProfileName(profile))
+    throw new UsageError(`fdkit sim: --profile takes ${PROFILE_LIST}, got '${profile}'`);
   const faults = faultPlanFromFlags(flags, nodes, seconds, seed);
   const stableForMs = flags.get('stable-for-ms');
   if (stableForMs !== undefined && flags.get('leader') !== true) {

@@ -18,7 +18,7 @@ interface CommandUsage {
 const USAGES: Readonly<Record<string, CommandUsage>> = {
   agent: {
     synopsis: [
-      'agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local]',
+      'agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile PROFILE]',
       '[--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join]',
       '[--http [HOST:]PORT [--http-token-file PATH]]',
       '[--downing STRATEGY [--quorum-size N] [--stable-after-ms MS] [--keep-running-when-downed]]',
@@ -86,7 +86,7 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
   },
   sim: {
     synopsis: [
-      'sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K]',
+      'sim --nodes N --seconds S --seed X [--profile PROFILE] [--loss P] [--crash K] [--kill K]',
       '[--pause K:MS] [--partition FRACTION:MS | --isolate MS | --one-way FRACTION:MS',
       '| --flap FRACTION:MS:PERIOD_MS] [--crash-during-partition [--restart-after-ms MS]]',
       '[--leader [--stable-for-ms MS]]',

@@ -2,7 +2,7 @@
 import { InvalidOptionError } from '../errors.js';
 import { checkKnownKeys, checkNumber, describeReceived } from '../options.js';
 import type { Clock } from '../runtime/clock.js';
-import { type ProfileName, profiles } from '../swim/profiles.js';
+import { isProfileName, PROFILE_LIST, type ProfileName, profiles } from '../swim/profiles.js';
 import { expectedTiming } from '../swim/timing.js';
 import type { DowningLease, DowningStrategy } from './downing-types.js';
 import type { DowningStrategyName } from './strategy.js';
@@ -126,7 +126,7 @@ export function resolveDowningOptions(
   checkKnownKeys(OWNER, options, KNOWN);
   const strategy = checkStrategy(options.strategy);
   const profile = options.profile ?? 'lan';
-  if (!Object.hasOwn(profiles, profile)) fail('profile', 'lan, wan or local', profile);
+  if (!isProfileName(profile)) fail('profile', PROFILE_LIST, profile);
   const stableAfterMs =
     options.stableAfterMs === undefined
       ? defaultStableAfterMs(profile, clusterSize)

@@ -19,7 +19,7 @@ import type { ConflictPolicy } from '../swim/conflict-policy.js';
 import { checkConflictPolicy } from '../swim/core-types.js';
 import { checkDelegates } from '../swim/delegate-guard.js';
 import type { SwimDelegates } from '../swim/delegates.js';
-import { type ProfileName, profiles } from '../swim/profiles.js';
+import { isProfileName, PROFILE_LIST, type ProfileName, profiles } from '../swim/profiles.js';
 import { checkAddressOption, checkTransportNumbers, type TransportOptions } from '../transport/options.js';
 import type { SeedResolver } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
@@ -197,11 +197,11 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
   }
   checkKnownKeys(OWNER, options, KNOWN);
   const profile = options.profile ?? 'lan';
-  if (!Object.hasOwn(profiles, profile)) {
+  if (!isProfileName(profile)) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'profile',
-      `${OWNER}: option profile must be lan, wan or local, got ${describeReceived(profile)}`,
+      `${OWNER}: option profile must be ${PROFILE_LIST}, got ${describeReceived(profile)}`,
     );
   }
   // The core checks these too, but only once start() has bound the transport.

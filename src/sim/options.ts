@@ -13,7 +13,7 @@ import type { ConflictPolicy } from '../swim/conflict-policy.js';
 import { checkConflictPolicy } from '../swim/core-types.js';
 import type { SwimDelegates } from '../swim/delegates.js';
 import type { SwimEvent } from '../swim/events.js';
-import { type ProfileName, profiles } from '../swim/profiles.js';
+import { isProfileName, PROFILE_LIST, type ProfileName, profiles } from '../swim/profiles.js';
 import type { FaultPlan } from './faults.js';
 import type { NetworkModel } from './network.js';
 
@@ -156,11 +156,11 @@ export function checkOptions(options: SimulationOptions): { nodes: number; profi
   }
   checkConflictPolicy(OWNER, options.conflictPolicy);
   const profile = options.profile ?? 'lan';
-  if (!(profile in profiles)) {
+  if (!isProfileName(profile)) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'profile',
-      `${OWNER}: option profile must be lan, wan or local`,
+      `${OWNER}: option profile must be ${PROFILE_LIST}, got ${describeReceived(profile)}`,
     );
   }
   return { nodes, profile };

@@ -25,7 +25,7 @@ export interface SimulationReport {
   readonly seconds: number;
   /** The seed every random draw came from; the same seed and options give the same report. */
   readonly seed: number;
-  /** The name of the members' base configuration profile: `lan`, `wan` or `local`. */
+  /** The name of the members' base configuration profile (`lan` by default; see `profiles`). */
   readonly profile: string;
   /** How fast the crashed members were found, in virtual ms from each crash. */
   readonly detection: {

@@ -3,13 +3,14 @@
  * end so for a live host whose SYNs were lost: a paused process's kernel still accepts connections, and
  * one accepted connection is enough to fall back to Lifeguard's timeout. TCP's own retransmissions (1 s,
  * then 2 s more) give a window of 1.5 s two tries at most, so under 30 % loss a live host would stay
- * silent to a quarter of its accusers. A fresh connection every sixteenth of the window makes that about
- * 0.51^16 ≈ 2 · 10^−5 (a SYN and its SYN-ACK each lost 30 % of the time), for a dozen SYNs per accuser.
+ * silent to a quarter of its accusers. A fresh connection every sixteenth of the window, up to the last
+ * step before the deadline (14, with the probe's own 15), makes that about 0.51^15 ≈ 4 · 10^−5 (a SYN and
+ * its SYN-ACK each lost 30 % of the time), for 15 SYNs per accuser at most.
  */
 import type { Clock } from '../runtime/clock.js';
 import type { Suspicion } from './suspicion.js';
 
-/** New connections tried over a host-silence window, the one opened with the probe not counted. */
+/** Steps of a host-silence window; a fresh connection is tried at each but the last two. */
 export const SILENCE_RECHECKS = 16;
 
 /** What the recheck asks of the member. */

@@ -391,6 +391,7 @@ export class Prober {
     this.handlers.delete(state.indirectSeq);
     this.handlers.delete(state.fallbackSeq);
     const { awareness, freezeGuard } = this.ctx.health;
+    const { config } = this.ctx;
     if (state.acked) {
       awareness.apply(-1);
       return;
@@ -402,7 +403,12 @@ export class Prober {
     // A nack is a second vantage point that found the target silent too, from a member this one can
     // reach: this member is not the one cut off.
     const silent =
-      state.connectTried && !state.hostAnswered && !state.heard && !state.refused && state.nacks > 0;
+      config.hostSilenceMs > 0 &&
+      state.connectTried &&
+      !state.hostAnswered &&
+      !state.heard &&
+      !state.refused &&
+      state.nacks > 0;
     this.port.probeFailed(state.target, state.refused, silent);
     // The suspicion just raised travels with the next probe of the suspect (buddy system), one period
     // later rather than a round later: if it or the refutation is lost, the suspect still hears it directly.

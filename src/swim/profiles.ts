@@ -118,3 +118,14 @@ export const profiles: Readonly<
 
 /** A preset's name. */
 export type ProfileName = keyof typeof profiles;
+
+/** The presets' names, in the order the messages list them. */
+export const PROFILE_NAMES = Object.freeze(Object.keys(profiles)) as readonly ProfileName[];
+
+/** The presets' names as a message lists them: `lan, wan, …, or memberlist-local`. */
+export const PROFILE_LIST = `${PROFILE_NAMES.slice(0, -1).join(', ')} or ${PROFILE_NAMES.at(-1)}`;
+
+/** Whether `name` is a preset's name (its own key: `toString` is none). */
+export function isProfileName(name: unknown): name is ProfileName {
+  return typeof name === 'string' && Object.hasOwn(profiles, name);
+}

@@ -143,8 +143,8 @@ export class Suspicions implements SuspicionSource {
   /**
    * Our probe of `id` failed: suspect it, as if we had gossiped it ourselves. `counted`: the failure was
    * counted already, when the member's port refused a connection. `silent`: its host accepted no
-   * connection and sent nothing since; with a healthy score, the suspicion then ends `hostSilenceMs` after
-   * this evidence unless the host is heard from before.
+   * connection and sent nothing since, and a helper's nack came; the suspicion then ends `hostSilenceMs`
+   * after this evidence unless the host is heard from before.
    */
   probeFailed(id: number, counted: boolean, silent: boolean): void {
     const { view, counters, config, clock } = this.ctx;
@@ -161,6 +161,8 @@ export class Suspicions implements SuspicionSource {
     // ends.
     const suspicion = this.running.get(id);
     if (!silent || config.hostSilenceMs === 0 || suspicion === undefined) return;
+    // A second silent probe (the buddy re-probe) keeps the first window and its rechecks.
+    if (suspicion.isSilent) return;
     const silenceMs = Math.max(config.hostSilenceMs, config.probeTimeoutMs);
     const deadlineMs = clock.now() + silenceMs;
     suspicion.hostSilent(deadlineMs);

@@ -44,11 +44,11 @@ async function fdkit(...argv: string[]): Promise<Outcome> {
 
 const USAGE = {
   agent:
-    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile lan|wan|local] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join] [--http [HOST:]PORT [--http-token-file PATH]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS] [--keep-running-when-downed]]',
+    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile PROFILE] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join] [--http [HOST:]PORT [--http-token-file PATH]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS] [--keep-running-when-downed]]',
   demo: 'Usage: fdkit demo [--plain] [--http [HOST:]PORT]',
   'demo detector': 'Usage: fdkit demo detector [--seed N] [--pause-ms MS]',
   'demo lease': 'Usage: fdkit demo lease [--http [HOST:]PORT]',
-  sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile lan|wan|local] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS | --isolate MS | --one-way FRACTION:MS | --flap FRACTION:MS:PERIOD_MS] [--crash-during-partition [--restart-after-ms MS]] [--leader [--stable-for-ms MS]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS]] [--json]',
+  sim: 'Usage: fdkit sim --nodes N --seconds S --seed X [--profile PROFILE] [--loss P] [--crash K] [--kill K] [--pause K:MS] [--partition FRACTION:MS | --isolate MS | --one-way FRACTION:MS | --flap FRACTION:MS:PERIOD_MS] [--crash-during-partition [--restart-after-ms MS]] [--leader [--stable-for-ms MS]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS]] [--json]',
   trace: 'Usage: fdkit trace generate|replay [flags]',
   'trace generate':
     'Usage: fdkit trace generate --out FILE [--seconds 3600] [--seed 1] [--interval-ms 1000] [--jitter normal|lognormal|pareto] [--delay-ms 10] [--jitter-ms 5] [--loss P | --burst-loss RATE:LENGTH] [--gc-pauses COUNT:MS] [--crash-at-s S]',
@@ -197,7 +197,7 @@ describe('--flag=value', () => {
   it.each([
     {
       argv: ['agent', '--name=a', '--bind=127.0.0.1:0', '--profile=fast'],
-      says: "fdkit agent: --profile takes lan, wan or local, got 'fast'",
+      says: "fdkit agent: --profile takes lan, wan, local, memberlist-lan, memberlist-wan or memberlist-local, got 'fast'",
     },
     {
       argv: [

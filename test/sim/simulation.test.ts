@@ -106,5 +106,30 @@ describe('Simulation option checks', () => {
 
   it('rejects a profile that does not exist', () => {
     rejects({ ...base, profile: 'mars' }, 'profile');
+    // A name every object inherits is no profile either.
+    rejects({ ...base, profile: 'toString' }, 'profile');
+  });
+
+  it("runs memberlist's values by name: no host silence, so a crashed host waits out Lifeguard's timeout", () => {
+    // n = 5, memberlist-lan: no member declares the crashed host dead before the probe timeout + 4 s
+    // (suspicionMult 4 × 1 s); lan's host silence (1.5 s) does it well before that.
+    const firstDeath = (profile: 'lan' | 'memberlist-lan'): number => {
+      let first = Number.POSITIVE_INFINITY;
+      new Simulation({
+        ...base,
+        nodes: 5,
+        seconds: 40,
+        seed: 3,
+        profile,
+        faults: { crashes: [{ member: 1, atMs: 10_000 }] },
+        onEvent: (_, e) => {
+          if (e.type === 'dead' && e.member === 'n1') first = Math.min(first, e.atMs);
+        },
+      }).run();
+      return first - 10_000;
+    };
+    expect(firstDeath('memberlist-lan')).toBeGreaterThanOrEqual(500 + 4000);
+    expect(firstDeath('lan')).toBeLessThan(500 + 4000);
+    expect(firstDeath('lan')).toBeGreaterThanOrEqual(500 + 1500);
   });
 });
