@@ -76,7 +76,9 @@ export class NetnsCluster {
       command = process.execPath;
       args = [this.launch.fdkitCli, 'agent', '--name', name, '--bind', `${host.ip}:${this.port}`];
       args.push('--profile', this.contender.profile ?? 'lan', '--log-level', 'info');
-      if (seed !== undefined) args.push('--join', seed);
+      // Retried in the background, as the memberlist agent retries its join: with 40 processes starting
+      // on two cores, the seed may answer a join late, and a failed first join would end the agent.
+      if (seed !== undefined) args.push('--join', seed, '--retry-join');
     } else {
       command = this.launch.memberlistAgent;
       args = ['-name', name, '-bind', host.ip, '-port', String(this.port)];
@@ -112,7 +114,7 @@ export class NetnsCluster {
     return this.running().length === this.names.length && convergedView(this.events, this.names);
   }
 
-  /** Who sees whom how, for an error message. */
+  /** Who sees whom how, for an error message: the members that do not see every other one alive. */
   describe(): string {
     return this.members
       .map((m) => {
@@ -122,13 +124,15 @@ export class NetnsCluster {
             seen.set(e.member, e.kind);
           }
         }
-        const view = this.names
-          .filter((n) => n !== m.name)
-          .map((n) => `${n.slice(0, 9)}=${seen.get(n) ?? '?'}`)
-          .join(' ');
-        const state = m.exited ? ` exited (${m.exitStatus})` : '';
-        return `  ${m.name}${state} sees ${view}${m.stderrTail.length > 0 ? ` (last: ${m.stderrTail.at(-1)})` : ''}`;
+        const others = this.names.filter((n) => n !== m.name && seen.get(n) !== 'alive');
+        if (others.length === 0 && !m.exited) return '';
+        const view = others.map((n) => `${n.slice(0, 9)}=${seen.get(n) ?? '?'}`).join(' ');
+        const state = m.exited
+          ? ` exited (${m.exitStatus}; stderr: ${m.stderrTail.slice(-3).join(' | ')})`
+          : '';
+        return `  ${m.name}${state}, not alive to it: ${view || 'none'}`;
       })
+      .filter((line) => line !== '')
       .join('\n');
   }
 

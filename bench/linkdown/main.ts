@@ -50,8 +50,10 @@ const USAGE =
   'usage: flock /tmp/fdkit-heavy.lock npm run bench:linkdown -- [--members 5,20] [--reps R] [--profile lan[,memberlist-lan,...]] [--settle-s S] [--wait-s S] [--timeout-s S] [--no-write] [--json]';
 
 const NETNS_NAME = 'fdkit-linkdown';
-/** Each repetition's clusters use this port plus the repetition's index: no socket of a killed run in the way. */
+/** Each attempt's clusters use a port of their own, counted up from this: no socket of a killed run in the way. */
 const PORT_BASE = 7946;
+/** Attempts at a repetition whose clusters do not form (a member that exits while 60 processes start). */
+const FORM_ATTEMPTS = 3;
 const CONVERGE_TIMEOUT_MS = 60_000;
 /** Watched after the last survivor knew, for late false deaths. */
 const LATE_EVENTS_MS = 2000;
@@ -107,6 +109,9 @@ async function waitFor(condition: () => boolean, timeoutMs: number, stepMs = 50)
 }
 
 /** One repetition at `n` members: fresh clusters, converged, the links down, the outcome of each. */
+/** The clusters of a repetition did not form: nothing was measured, and the repetition may start again. */
+class NotFormed extends Error {}
+
 async function repetition(
   s: Settings,
   network: LossNetwork,
@@ -114,16 +119,19 @@ async function repetition(
   launch: Launch,
   n: number,
   rep: number,
+  port: number,
 ): Promise<LinkDownRun[]> {
   const label = `n=${n} rep ${rep + 1}/${repsAt(s, n)}`;
   const clusters = contenders.map(
-    (c, i) => new NetnsCluster(c, network.hosts.slice(i * n, (i + 1) * n), PORT_BASE + rep, launch),
+    (c, i) => new NetnsCluster(c, network.hosts.slice(i * n, (i + 1) * n), port, launch),
   );
   const victimIndex = n - 1;
   let linksDown = false;
   try {
     const startedAt = performance.now();
-    await Promise.all(clusters.map((c) => c.start()));
+    await Promise.all(clusters.map((c) => c.start())).catch((error: unknown) => {
+      throw new NotFormed(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+    });
     const formed = await waitFor(
       () => clusters.every((c) => c.converged()) || clusters.some((c) => c.running().length < n),
       CONVERGE_TIMEOUT_MS,
@@ -131,7 +139,7 @@ async function repetition(
     );
     const notFormed = clusters.filter((c) => !c.converged());
     if (!formed || notFormed.length > 0) {
-      throw new Error(
+      throw new NotFormed(
         `${label}: not converged:\n${notFormed.map((c) => `${c.contender.label}:\n${c.describe()}`).join('\n')}`,
       );
     }
@@ -204,12 +212,23 @@ async function run(s: Settings, argv: readonly string[]): Promise<void> {
   ];
   const source = sourceState();
   const runs: LinkDownRun[] = [];
+  let port = PORT_BASE;
   for (const n of s.members) {
     progress(`n=${n}: ${contenders.length} × ${n} namespaces, ${repsAt(s, n)} repetitions`);
     const network = await LossNetwork.create(contenders.length * n, NETNS_NAME);
     try {
       for (let rep = 0; rep < repsAt(s, n); rep++) {
-        runs.push(...(await repetition(s, network, contenders, launch, n, rep)));
+        for (let attempt = 1; ; attempt++) {
+          try {
+            runs.push(...(await repetition(s, network, contenders, launch, n, rep, port++)));
+            break;
+          } catch (error) {
+            if (!(error instanceof NotFormed) || attempt >= FORM_ATTEMPTS) throw error;
+            progress(
+              `${error.message}\nstarting the repetition again (attempt ${attempt + 1} of ${FORM_ATTEMPTS})`,
+            );
+          }
+        }
       }
     } finally {
       await network.destroy();

@@ -44,11 +44,13 @@ const TIMING = expectedTiming(lan, NAMES.length);
 /** The contract: every member holds a crashed host dead within this (10.3 s for lan at n = 5). */
 const DETECTION_BOUND_MS = TIMING.hostCrashAllKnowMs;
 /**
- * Nobody can hold the victim dead sooner. A probe sent before the link went down was answered then (the
- * round trip inside one bridge is well under a millisecond), so the first probe that fails was sent
- * after, and is given up no sooner than one probe timeout later. The suspicion it raises then runs at
- * least the host silence (never under a probe timeout: a live suspect's time to refute), or, without it,
- * Lifeguard's shortest timeout, reached only with every confirmation it expects.
+ * Nobody can hold the victim dead sooner. A probe sent before the link went down was answered then, unless
+ * the victim took longer to answer than was left (a round trip inside one bridge takes well under a
+ * millisecond; a stalled event loop takes more). The suspicion of a failed probe is raised when its
+ * period ends, one probe interval after it was sent. Counting only one probe timeout leaves the rest of
+ * the interval (500 ms at lan) for the victim's delay. The suspicion then runs at least the host silence
+ * (never under a probe timeout: a live suspect's time to refute), or, without it, Lifeguard's shortest
+ * timeout, reached only with every confirmation it expects.
  */
 const SUSPICION_FLOOR_MS = lan.probeTimeoutMs;
 const DEATH_FLOOR_MS =
