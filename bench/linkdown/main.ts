@@ -266,8 +266,13 @@ async function main(): Promise<void> {
   }, s.timeoutS * 1000);
   // The namespaces are deleted on exit by examples/support/netns.ts itself.
   process.on('exit', killEveryMember);
+  let signalled = false;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
+    // `on`, not `once`: a second signal (a wrapper such as tsx passes Ctrl-C on to its child) must not
+    // kill the process with its default action while the exit hook is still deleting namespaces.
+    process.on(signal, () => {
+      if (signalled) return;
+      signalled = true;
       progress(`${signal}: killing every member and deleting the namespaces`);
       killEveryMember();
       process.exit(130);
