@@ -327,22 +327,28 @@ export class Simulation {
           this.options.onEvent?.(i, event);
         },
         probeConnect: (address, timeoutMs, done) => {
-          // Decided when the SYN leaves: a refusal (RST) or an accept (SYN-ACK) takes a round trip;
-          // silence (host down, or a partition) takes the whole timeout.
+          // A refusal (RST) or an accept (SYN-ACK) comes back after the handshake's round trip, if that
+          // gets through in time; a host that is down answers nothing, and the probe times out. What
+          // answers is decided when the SYN that got through arrives (taken as when the answer does: a
+          // LAN round trip is short beside TCP's retransmission timeouts), so that a SYN retransmitted
+          // after the host went down is not accepted.
           const to = simIndexOf(address, this.processes.length);
           const target = to < 0 ? undefined : this.processes[to]!;
-          // A refusal (RST) or an accept (SYN-ACK) comes back after the handshake's round trip, if that
-          // gets through in time; a host that is down answers nothing, and the probe times out.
-          let outcome: ConnectOutcome = 'timeout';
-          let delay = timeoutMs;
-          if (target !== undefined && (target.state !== 'crashed' || target.hostUp)) {
-            const handshake = this.network.handshakeDelay(i, to, timeoutMs);
-            if (handshake >= 0) {
-              outcome = target.state === 'crashed' ? 'refused' : 'accepted';
-              delay = handshake;
-            }
+          const timeout = (): void => done('timeout');
+          if (target === undefined || (target.state === 'crashed' && !target.hostUp)) {
+            process.setTimer(timeoutMs, timeout);
+            return;
           }
-          process.setTimer(delay, () => done(outcome));
+          const handshake = this.network.handshakeDelay(i, to, timeoutMs);
+          if (handshake < 0) {
+            process.setTimer(timeoutMs, timeout);
+            return;
+          }
+          process.setTimer(handshake, () => {
+            const outcome = connectOutcome(target);
+            if (outcome === 'timeout') process.setTimer(timeoutMs - handshake, timeout);
+            else done(outcome);
+          });
         },
         ...(this.watches === undefined
           ? {}
@@ -482,4 +488,10 @@ export class Simulation {
 
 function round(x: number): number {
   return Math.round(x * 100) / 100;
+}
+
+/** What a SYN reaching `target` now gets back: an accept, a refusal (only its process died), or nothing. */
+function connectOutcome(target: SimProcess): ConnectOutcome {
+  if (target.state !== 'crashed') return 'accepted';
+  return target.hostUp ? 'refused' : 'timeout';
 }

@@ -153,6 +153,7 @@ export class SwimCore {
     });
     this.suspicions = new Suspicions(ctx, this.self, reporter, {
       declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
+      cameBackRecently: (id) => this.rules.cameBackRecently(id),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
     this.conflicts = new NameConflicts(ctx, resolved.conflictPolicy, (event) => env.emit(event), {

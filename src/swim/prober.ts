@@ -84,6 +84,8 @@ export class Prober {
   private current: ProbeState | undefined;
   /** A member whose probe just failed, probed again next period (see `finish`). */
   private reprobe = -1;
+  /** The last probe that failed on its target's silence: only its connection may still answer for it. */
+  private silentProbe: ProbeState | undefined;
   private readonly handlers = new Map<number, AckHandler>();
   private readonly helpers: number[] = [];
   // Predicates for the probe list, made once rather than a closure per tick.
@@ -368,8 +370,9 @@ export class Prober {
     }
     const onAccepted = (): void => {
       state.hostAnswered = true;
-      // After the period: the suspicion it raised may be about to end on the silence.
-      if (this.current !== state && lifecycle.isRunning) this.port.hostAnswered(state.target);
+      // After the period: the suspicion it raised may be about to end on the silence. An older probe's
+      // connection says nothing of it: its SYN may have left before the host went down.
+      if (this.silentProbe === state && lifecycle.isRunning) this.port.hostAnswered(state.target);
     };
     const timeoutMs = config.probeIntervalMs + config.hostSilenceMs;
     outbox.tryConnect(state.target, onRefused, onAccepted, timeoutMs);
@@ -409,6 +412,7 @@ export class Prober {
       !state.heard &&
       !state.refused &&
       state.nacks > 0;
+    if (silent) this.silentProbe = state;
     this.port.probeFailed(state.target, state.refused, silent);
     // The suspicion just raised travels with the next probe of the suspect (buddy system), one period
     // later rather than a round later: if it or the refutation is lost, the suspect still hears it directly.

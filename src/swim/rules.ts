@@ -18,6 +18,9 @@ import type { Suspicion } from './suspicion.js';
 const EMPTY = new Uint8Array(0);
 
 /** What the membership rules ask of the other mechanisms. */
+/** How long, in probe intervals, a member heard alive again after a suspicion or death is not convicted on its host's silence. */
+const FLAP_MEMORY_PERIODS = 10;
+
 export interface RulesPort {
   /** Ends the suspicion of `id`, if any, and returns it uncancelled (the suspicions). */
   takeSuspicion(id: number): Suspicion | undefined;
@@ -63,6 +66,8 @@ export class MembershipRules {
   private declaredDeadAt = -1;
   /** When members came back from dead or left, by id: their accusations are distrusted for a while. */
   private readonly comebacks = new Map<number, number>();
+  /** When each member held suspect, dead or left was last heard alive again (refuted, or came back). */
+  private readonly backAt = new Map<number, number>();
 
   constructor(
     private readonly ctx: SwimContext,
@@ -135,10 +140,12 @@ export class MembershipRules {
       if (addressChanged) this.reporter.member('update', id, 'alive', 'address-changed');
       else if (metaChanged) this.reporter.member('update', id, 'alive', 'metadata');
     } else if (current === SUSPECT) {
+      this.backAt.set(id, now);
       if (!addressChanged) this.ctx.counters.refutationsSeen++;
       this.reporter.member('alive', id, 'suspect', addressChanged ? 'address-changed' : 'refuted');
     } else {
       this.comebacks.set(id, now);
+      this.backAt.set(id, now);
       this.reporter.member('alive', id, stateName(current), 'rejoined');
     }
   }
@@ -337,6 +344,21 @@ export class MembershipRules {
     if (id === undefined || current === UNKNOWN) return a.incarnation > this.port.ceilingOf(a.name);
     if (!overrides(ALIVE, a.incarnation, current, table.incarnationOf(id))) return false;
     return directory.addressOf(id) !== a.address || !sameBytes(table.metadataOf(id) ?? EMPTY, a.meta);
+  }
+
+  /**
+   * Whether `id`, held suspect, dead or left, was heard alive again less than `FLAP_MEMORY_PERIODS` probe
+   * intervals ago: a member whose link flaps comes back like that, and its next silence is likelier the
+   * link's than its host's (the host silence then leaves it to Lifeguard's timeout). Without it, a cut
+   * that came and went every 5 s had the split-brain resolver's sides down each other in 2 of 1,000
+   * simulated schedules at n = 5, against none with memberlist's timing.
+   */
+  cameBackRecently(id: number): boolean {
+    const back = this.backAt.get(id);
+    if (back === undefined) return false;
+    if (this.ctx.clock.now() - back < FLAP_MEMORY_PERIODS * this.ctx.config.probeIntervalMs) return true;
+    this.backAt.delete(id);
+    return false;
   }
 
   /**

@@ -53,6 +53,7 @@ export class Suspicion {
   probedAtMs: number;
   private refusedDeadlineMs = Number.POSITIVE_INFINITY;
   private silentDeadlineMs = Number.POSITIVE_INFINITY;
+  private silenceSeen = false;
   private confirmationCount = 0;
   private cancelled = false;
   private timer: Timer;
@@ -124,6 +125,7 @@ export class Suspicion {
    */
   hostSilent(deadlineMs: number): void {
     if (this.cancelled) return;
+    this.silenceSeen = true;
     this.silentDeadlineMs = Math.min(this.silentDeadlineMs, deadlineMs);
     if (this.silentDeadlineMs < this.timerDueMs) this.arm(this.silentDeadlineMs);
   }
@@ -139,9 +141,23 @@ export class Suspicion {
    * has already run out on the silence and its owner chose not to conclude.
    */
   hostHeard(): void {
+    this.silenceSeen = false;
+    this.silenceDoubted();
+  }
+
+  /**
+   * The silence is not to end the suspicion (other hosts went silent too: a partition is likelier), but
+   * the host was not heard from either: {@link Suspicion.wentSilent} stays true.
+   */
+  silenceDoubted(): void {
     if (this.cancelled || this.silentDeadlineMs === Number.POSITIVE_INFINITY) return;
     this.silentDeadlineMs = Number.POSITIVE_INFINITY;
     this.arm(this.deadline());
+  }
+
+  /** Whether this member found the host silent and has not heard from it since. */
+  get wentSilent(): boolean {
+    return this.silenceSeen;
   }
 
   /** Whether the suspicion would end on the host's silence (until it is heard from). */

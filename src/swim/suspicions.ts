@@ -30,6 +30,8 @@ const EMPTY = new Uint8Array(0);
 export interface SuspicionsPort {
   /** The suspicion of `id` ran out: declare it dead (the membership rules). */
   declareDead(d: DeadUpdate, suspicion: Suspicion): void;
+  /** Whether `id` came back from dead or left lately (the membership rules). */
+  cameBackRecently(id: number): boolean;
   /** Pings `id` once, outside the probe cycle, carrying the accusation if `accuse` (the prober). */
   pingOnce(id: number, timeoutMs: number, done: (acked: boolean) => void, accuse: boolean): void;
 }
@@ -107,10 +109,11 @@ export class Suspicions implements SuspicionSource {
     const suspicion = new Suspicion(s.from, expected, minMs, maxMs, clock, (dueMs) => {
       const guard = this.ctx.health.freezeGuard;
       this.ctx.health.noteTimer(dueMs);
-      // The silence convicts only a host that went silent alone: if others are suspected too, a
-      // partition is likelier than hosts failing together, and Lifeguard's timeout outlasts short ones.
-      if (suspicion.endsBySilence && this.running.size > 1) {
-        suspicion.hostHeard();
+      // The silence convicts only a host that went silent alone: if other hosts went silent to this
+      // member too, a partition is likelier than hosts failing together, and Lifeguard's timeout outlasts
+      // short ones. Suspicions of members whose hosts answer (slow, paused, behind loss) do not count.
+      if (suspicion.endsBySilence && this.othersSilent(suspicion)) {
+        suspicion.silenceDoubted();
         return;
       }
       const conclude = (): void => {
@@ -161,6 +164,8 @@ export class Suspicions implements SuspicionSource {
     // ends.
     const suspicion = this.running.get(id);
     if (!silent || config.hostSilenceMs === 0 || suspicion === undefined) return;
+    // Back from the dead lately: a flapping link, not a host going down.
+    if (this.port.cameBackRecently(id)) return;
     // A second silent probe (the buddy re-probe) keeps the first window and its rechecks.
     if (suspicion.isSilent) return;
     const silenceMs = Math.max(config.hostSilenceMs, config.probeTimeoutMs);
@@ -178,6 +183,16 @@ export class Suspicions implements SuspicionSource {
       silenceMs,
       deadlineMs,
     );
+  }
+
+  /**
+   * Whether the host of a suspect other than `suspicion`'s went silent to this member too (and has not
+   * been heard from since), whether or not its own silence was doubted already: in a partition, every
+   * host of the other side stays silent, and each new one finds the earlier ones.
+   */
+  private othersSilent(suspicion: Suspicion): boolean {
+    for (const other of this.running.values()) if (other !== suspicion && other.wentSilent) return true;
+    return false;
   }
 
   /** `id`'s host accepted a connection of this member's: its silence no longer ends a suspicion. */

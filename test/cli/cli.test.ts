@@ -154,7 +154,7 @@ describe('--flag=value', () => {
     });
     const text = await fdkit('sim', ...flags, '--downing=static-quorum', '--quorum-size=3');
     expect(text.stdout).toMatch(
-      /\n {2}downing static-quorum 3 \(stable after 5600 ms\): 3 downs, 2 downed themselves/,
+      /\n {2}downing static-quorum 3 \(stable after 7600 ms\): 3 downs, 2 downed themselves/,
     );
   });
 

@@ -51,6 +51,18 @@ describe('Suspicions: a silent host', () => {
     expect(t.pings).toEqual([]);
   });
 
+  it('is left to Lifeguard’s timeout when it came back from the dead lately (a flapping link)', () => {
+    const t = six();
+    t.cameBack.add(t.b);
+    t.s.probeFailed(t.b, false, true);
+    run(t.clock, SILENCE);
+    expect(t.dead).toEqual([]);
+    // No window, so no rechecks either.
+    expect(tries(t)).toEqual([]);
+    run(t.clock, LIFEGUARD_MAX - SILENCE);
+    expect(t.pings.map((p) => [p.id, p.atMs])).toEqual([[t.b, LIFEGUARD_MAX]]);
+  });
+
   it('is tried 14 times during the window: every 93.75 ms while more than a step is left', () => {
     // k × 1500/16 for k = 1…14, each given the time left to the deadline; at k = 15 only one step
     // (93.75 ms) is left, too little for a retransmitted SYN, and k = 16 is the deadline. With the
@@ -172,17 +184,51 @@ describe('Suspicions: the silence broken', () => {
     expect(t.dead.map((d) => d.atMs)).toEqual([SILENCE]);
   });
 
-  it('when another suspicion runs at the deadline: Lifeguard’s timeout (a partition is likelier)', () => {
+  it('when another host went silent to this member too: Lifeguard’s timeout (a partition is likelier)', () => {
     const t = six();
     t.s.probeFailed(t.b, false, true);
     run(t.clock, 100);
-    t.s.suspect({ kind: 'suspect', name: 'c', incarnation: 1, from: 'd' });
+    t.s.probeFailed(t.h.id('c'), false, true);
     run(t.clock, SILENCE - 100);
+    // c's own window runs out 100 ms later, with b's suspicion still there: Lifeguard's for both.
+    run(t.clock, 100);
     expect(t.dead).toEqual([]);
     run(t.clock, LIFEGUARD_MAX - 1 - t.clock.now());
     expect(t.pings).toEqual([]);
     run(t.clock, 1);
     expect(t.pings.map((p) => [p.id, p.atMs])).toEqual([[t.b, LIFEGUARD_MAX]]);
+  });
+
+  it('a host found silent later, while the earlier ones are still unheard, waits Lifeguard’s timeout too', () => {
+    // A partition: b and c went silent together and were doubted; d goes silent a second later and must
+    // not be the one convicted on its silence, since b and c are still unheard.
+    const t = six();
+    t.s.probeFailed(t.b, false, true);
+    t.s.probeFailed(t.h.id('c'), false, true);
+    run(t.clock, SILENCE + 1000);
+    t.s.probeFailed(t.h.id('d'), false, true);
+    run(t.clock, SILENCE + 1);
+    expect(t.dead).toEqual([]);
+  });
+
+  it('not when the other suspect’s host answers (it is slow, not silent): the silence still convicts', () => {
+    const t = six();
+    t.s.probeFailed(t.b, false, true);
+    run(t.clock, 100);
+    t.s.suspect({ kind: 'suspect', name: 'c', incarnation: 1, from: 'd' });
+    run(t.clock, SILENCE - 100);
+    expect(t.dead.map((d) => [d.d.name, d.atMs])).toEqual([['b', SILENCE]]);
+  });
+
+  it('not when the other silent suspicion ended before the deadline', () => {
+    const t = six();
+    t.s.probeFailed(t.b, false, true);
+    run(t.clock, 100);
+    t.s.probeFailed(t.h.id('c'), false, true);
+    run(t.clock, 900);
+    t.s.take(t.h.id('c')); // refuted
+    run(t.clock, SILENCE - 1000);
+    expect(t.dead.map((d) => [d.d.name, d.atMs])).toEqual([['b', SILENCE]]);
   });
 
   it('not when the other suspicion ended before the deadline', () => {

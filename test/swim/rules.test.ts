@@ -36,6 +36,35 @@ describe('MembershipRules, over a fake port', () => {
     ]);
   });
 
+  it('a member heard alive again after a suspicion or a death is remembered for 10 probe intervals (flapping links)', () => {
+    // memberlist-lan's probe interval is 1 s: the memory runs out 10 s after the comeback, not before.
+    const h = harness();
+    h.know('s', SUSPECT, 3);
+    h.know('d', DEAD, 3);
+    h.know('a', ALIVE, 3);
+    const { rules: r } = rules(h);
+    const alive = (name: string) =>
+      r.alive({ kind: 'alive', name, address: addressOf(name), meta: new Uint8Array(0), incarnation: 4 });
+    expect([h.id('s'), h.id('d'), h.id('a')].map((id) => r.cameBackRecently(id))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    alive('s');
+    alive('d');
+    alive('a');
+    // An alive member's newer incarnation is no comeback.
+    expect([h.id('s'), h.id('d'), h.id('a')].map((id) => r.cameBackRecently(id))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    h.clock.advance(10_000 - 1);
+    expect(r.cameBackRecently(h.id('s'))).toBe(true);
+    h.clock.advance(1);
+    expect([h.id('s'), h.id('d')].map((id) => r.cameBackRecently(id))).toEqual([false, false]);
+  });
+
   it('an alive statement at the incarnation of a death does not override it; a higher one does', () => {
     const h = harness();
     h.know('x', DEAD, 5);

@@ -30,12 +30,15 @@ export interface SuspicionsUnderTest {
   readonly self: SelfState;
   readonly dead: Array<{ d: DeadUpdate; atMs: number }>;
   readonly pings: LastWordPing[];
+  /** The members the rules would say came back from the dead lately (empty unless a test adds some). */
+  readonly cameBack: Set<number>;
 }
 
 /** The mechanism of `h`; a last-word ping is answered (`answers`) or not when its timeout runs out. */
 export function suspicions(h: Harness, answers = false): SuspicionsUnderTest {
   const dead: SuspicionsUnderTest['dead'] = [];
   const pings: LastWordPing[] = [];
+  const cameBack = new Set<number>();
   const reporter = new Reporter(
     h.ctx,
     (e) => h.events.push(e),
@@ -44,12 +47,13 @@ export function suspicions(h: Harness, answers = false): SuspicionsUnderTest {
   const self = new SelfState(h.ctx, reporter, 1, new Uint8Array(0));
   const s = new Suspicions(h.ctx, self, reporter, {
     declareDead: (d) => dead.push({ d, atMs: h.clock.now() }),
+    cameBackRecently: (id) => cameBack.has(id),
     pingOnce: (id, timeoutMs, done, accuse) => {
       pings.push({ id, timeoutMs, accuse, atMs: h.clock.now() });
       h.clock.setTimer(timeoutMs, () => done(answers));
     },
   });
-  return { s, self, dead, pings };
+  return { s, self, dead, pings, cameBack };
 }
 
 /** The updates waiting in the outbox of `h`, as the next packet carries them. */
