@@ -84,7 +84,7 @@ Made by \`${head.command}\` (bench/linkdown/main.ts) on ${head.date}, commit ${h
 Each system runs as one process per network namespace, all namespaces on one bridge
 (examples/support/netns.ts): \`fdkit agent --profile P\`, and the memberlist agent of bench/peers at
 memberlist's \`DefaultLANConfig()\`. The systems run at the same time, in namespaces of their own, on fresh
-clusters for every repetition; once every member holds every other alive, and a settle time later, the last
+clusters for every repetition; once every member holds every other alive, and a warm-up (${head.settings.warmupS} s) later, the last
 member of each (never the seed) has its link taken down inside its namespace at the same moment
 (\`ip link set eth0 down\`): no connection closed or refused, no packet, as when a host's power or NIC
 fails. Times are from just before the \`ip\` command to when the bench read the line: the first suspicion
