@@ -6,11 +6,12 @@
  * Go agent, `DefaultLANConfig()`); the ratio fdkit / memberlist of the median times is the result, as
  * absolute numbers move with the machine's load.
  *
- * Usage: `flock /tmp/fdkit-heavy.lock npm run bench:linkdown -- [--members 5,20] [--reps R]
+ * Usage: `flock /tmp/fdkit-heavy.lock npm run bench:linkdown -- [--members 5,20] [--reps R[,R...]]
  * [--profile lan[,memberlist-lan,...]] [--warmup-s S] [--wait-s S] [--timeout-s S] [--no-write] [--json]`.
- * `--reps` defaults to 5 at up to 5 members, 3 above. Progress goes to stderr, the tables to stdout (the
+ * `--reps` gives the repetitions for every size, or one per size in `--members`' order; it defaults to 5
+ * at up to 5 members, 3 above. Progress goes to stderr, the tables to stdout (the
  * JSON instead with `--json`), results to `bench/results/linkdown.{json,md}`. The defaults take about
- * seven minutes.
+ * four minutes.
  *
  * Setup as bench/peers (bench/peers/setup.ts): Debian's Go and memberlist sources (installed when
  * missing), the Go agent built offline; `dist/` rebuilt when older than `src/`. Needs root, `ip` and
@@ -37,7 +38,8 @@ import { jsonReport, markdown, plainTables } from './report.js';
 
 interface Settings {
   readonly members: readonly number[];
-  readonly reps: number | undefined;
+  /** Per size in `members`' order; undefined: the default of {@link repsAt}. */
+  readonly reps: readonly number[] | undefined;
   readonly profiles: readonly string[];
   /** From convergence to the fault: steady state, as bench/peers measures it. */
   readonly warmupS: number;
@@ -48,7 +50,7 @@ interface Settings {
 }
 
 const USAGE =
-  'usage: flock /tmp/fdkit-heavy.lock npm run bench:linkdown -- [--members 5,20] [--reps R] [--profile lan[,memberlist-lan,...]] [--warmup-s S] [--wait-s S] [--timeout-s S] [--no-write] [--json]';
+  'usage: flock /tmp/fdkit-heavy.lock npm run bench:linkdown -- [--members 5,20] [--reps R[,R...]] [--profile lan[,memberlist-lan,...]] [--warmup-s S] [--wait-s S] [--timeout-s S] [--no-write] [--json]';
 
 const NETNS_NAME = 'fdkit-linkdown';
 /** Each attempt's clusters use a port of their own, counted up from this: no socket of a killed run in the way. */
@@ -63,7 +65,7 @@ const MEMBERLIST: Contender = { label: 'memberlist', system: 'memberlist' };
 function settings(argv: readonly string[]): Settings {
   const f = benchFlags('bench/linkdown/main.ts', USAGE, argv, {
     members: { kind: 'string' },
-    reps: { kind: 'integer', min: 1, max: 50 },
+    reps: { kind: 'string' },
     profile: { kind: 'string' },
     'warmup-s': { kind: 'number', min: 0, max: 600 },
     'wait-s': { kind: 'number', min: 1, max: 600 },
@@ -81,17 +83,29 @@ function settings(argv: readonly string[]): Settings {
     if (!Number.isInteger(n) || n < 3 || n > 50)
       usageError(`--members: integers from 3 to 50, got ${n}`, USAGE);
   }
+  if (new Set(members).size !== members.length) usageError('--members: each size once', USAGE);
+  const reps = f.has('reps') ? list('reps', '').map(Number) : undefined;
+  if (reps !== undefined) {
+    if (reps.length !== 1 && reps.length !== members.length) {
+      usageError(
+        `--reps: one count, or one per size of --members (${members.length}), got ${reps.length}`,
+        USAGE,
+      );
+    }
+    for (const r of reps) {
+      if (!Number.isInteger(r) || r < 1 || r > 50)
+        usageError(`--reps: integers from 1 to 50, got ${r}`, USAGE);
+    }
+  }
   const profiles = list('profile', 'lan');
   if (profiles.length === 0) usageError('--profile: name at least one', USAGE);
   return {
     members,
-    reps: f.has('reps') ? numberFlag(f, 'reps', 1) : undefined,
+    reps,
     profiles,
-    // As bench/peers' warm-ups, and for the same start-up costs (V8's memory reducer runs a full GC about
-    // 25 s after a Node.js process starts). Within seconds of forming, fdkit's first suspicion of a
-    // silent host also came later (at n = 5, medians of 1.9 to 2.2 s, up to 4 s, after 5 s; 1.45 s,
-    // at most 2 s, after 30 s) while memberlist's did not change: a start-up effect, not the steady state.
-    warmupS: numberFlag(f, 'warmup-s', 30),
+    // Past the joins' gossip. The seconds-long times measured here did not change beyond their spread
+    // with 30 s (bench/peers' warm-up, for V8's full GC about 25 s after a Node.js process starts).
+    warmupS: numberFlag(f, 'warmup-s', 10),
     waitS: numberFlag(f, 'wait-s', 60),
     timeoutS: numberFlag(f, 'timeout-s', 1800),
     write: !f.has('no-write'),
@@ -101,7 +115,8 @@ function settings(argv: readonly string[]): Settings {
 
 /** Repetitions at `n` members: as asked, else 5 for a small cluster and 3 for a larger one. */
 function repsAt(s: Settings, n: number): number {
-  return s.reps ?? (n <= 5 ? 5 : 3);
+  if (s.reps !== undefined) return s.reps[s.reps.length === 1 ? 0 : s.members.indexOf(n)]!;
+  return n <= 5 ? 5 : 3;
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number, stepMs = 50): Promise<boolean> {
