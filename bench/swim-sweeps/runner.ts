@@ -2,8 +2,6 @@
  * One seeded simulation run and the pool of worker processes that runs them: what a run is given, what
  * is kept of it, and the seeds of a point.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { Random } from '../../src/runtime/random.js';
 import { planFaults, type SlowCpuFault } from '../../src/sim/faults.js';
 import type { NetworkModel } from '../../src/sim/network.js';
@@ -11,6 +9,7 @@ import { Simulation } from '../../src/sim/simulation.js';
 import type { SwimConfig } from '../../src/swim/config.js';
 import { isMemberEvent } from '../../src/swim/events.js';
 import { EventTally, type RunTally } from '../support/sim-tally.js';
+import { serveWorker, WorkerPool } from '../support/worker-pool.js';
 import { HOST_CRASHES, KILLS } from './sweeps.js';
 
 export interface RunSpec {
@@ -78,107 +77,19 @@ function runOne(spec: RunSpec): RunRecord {
 }
 
 /**
- * Runs simulations in worker processes (the entry point with `--worker`, tsx's loader carried over), one
- * at a time each; with one job, in this process. Results depend only on the specs, not on which worker
- * ran them or when. A run not yet started when the deadline passes is not started: it resolves to
- * undefined.
+ * Runs simulations in worker processes (the entry point with `--worker`), one at a time each; with one
+ * job, in this process (`../support/worker-pool.ts`).
  */
-export class RunPool {
-  private readonly idle: RunWorker[] = [];
-  private readonly all: RunWorker[] = [];
-  private readonly waiting: {
-    spec: RunSpec;
-    resolve: (r: RunRecord | undefined) => void;
-    reject: (e: Error) => void;
-  }[] = [];
-
+export class RunPool extends WorkerPool<RunSpec, RunRecord> {
   /** `script` is the entry point that serves runs with `--worker`. */
-  constructor(
-    private readonly jobs: number,
-    private readonly deadline: number,
-    script: string,
-  ) {
-    if (jobs > 1) {
-      for (let i = 0; i < jobs; i++) {
-        const w = new RunWorker(script);
-        this.all.push(w);
-        this.idle.push(w);
-      }
-    }
-  }
-
-  run(spec: RunSpec): Promise<RunRecord | undefined> {
-    if (this.jobs === 1) {
-      if (performance.now() > this.deadline) return Promise.resolve(undefined);
-      return new Promise((resolve) => setImmediate(() => resolve(runOne(spec))));
-    }
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ spec, resolve, reject });
-      this.dispatch();
-    });
-  }
-
-  private dispatch(): void {
-    while (this.idle.length > 0 && this.waiting.length > 0) {
-      const job = this.waiting.shift()!;
-      if (performance.now() > this.deadline) {
-        job.resolve(undefined);
-        continue;
-      }
-      const w = this.idle.pop()!;
-      w.run(job.spec).then(
-        (r) => {
-          this.idle.push(w);
-          job.resolve(r);
-          this.dispatch();
-        },
-        (e: Error) => job.reject(e),
-      );
-    }
-  }
-
-  close(): void {
-    for (const w of this.all) w.close();
-  }
-}
-
-/** One worker process and the run it is doing. */
-class RunWorker {
-  private readonly child: ChildProcess;
-  private pending: { resolve: (r: RunRecord) => void; reject: (e: Error) => void } | undefined;
-
-  constructor(script: string) {
-    this.child = spawn(process.execPath, [...process.execArgv, script, '--worker'], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    createInterface({ input: this.child.stdout! }).on('line', (line) => {
-      const p = this.pending;
-      this.pending = undefined;
-      p?.resolve(JSON.parse(line) as RunRecord);
-    });
-    this.child.on('exit', (code, signal) => {
-      this.pending?.reject(new Error(`a worker ended with ${signal ?? `status ${code}`}`));
-      this.pending = undefined;
-    });
-  }
-
-  run(spec: RunSpec): Promise<RunRecord> {
-    return new Promise((resolve, reject) => {
-      this.pending = { resolve, reject };
-      this.child.stdin!.write(`${JSON.stringify(spec)}\n`);
-    });
-  }
-
-  close(): void {
-    this.child.stdin!.end();
+  constructor(jobs: number, deadline: number, script: string) {
+    super(jobs, deadline, script, runOne);
   }
 }
 
 /** Worker side: a spec per line on stdin, its record per line on stdout, until stdin closes. */
 export function serveRuns(): void {
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    process.stdout.write(`${JSON.stringify(runOne(JSON.parse(line) as RunSpec))}\n`);
-  });
+  serveWorker(runOne);
 }
 
 /** Seeds 1 to `n`. */

@@ -54,8 +54,9 @@ export interface SwimConfig {
    * suspect since, and this member's health score is 0. A paused or overloaded process still has its
    * kernel accept connections, and a member cut off from the cluster has a raised health score, so neither
    * ends this way; Lifeguard's timeout applies to them, and to every member that only heard of the
-   * suspicion. A value under `probeTimeoutMs` acts as `probeTimeoutMs`: a live suspect needs that long to
-   * hear of the suspicion and refute it.
+   * suspicion. Scaled with the cluster as memberlist scales the suspicion timeout: the window is
+   * `hostSilenceMs` × max(1, log10 n), and never under `probeTimeoutMs` (a live suspect needs that long to
+   * hear of the suspicion and refute it).
    */
   readonly hostSilenceMs: number;
 }

@@ -22,7 +22,7 @@ import type { DeadUpdate, SuspectUpdate } from './messages.js';
 import type { Reporter } from './reporter.js';
 import type { SelfState } from './self.js';
 import { REFUSALS_TO_CONVICT, Suspicion } from './suspicion.js';
-import { suspicionMinMs } from './timing.js';
+import { hostSilenceWindowMs, suspicionMinMs } from './timing.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -168,7 +168,7 @@ export class Suspicions implements SuspicionSource {
     if (this.port.cameBackRecently(id)) return;
     // A second silent probe (the buddy re-probe) keeps the first window and its rechecks.
     if (suspicion.isSilent) return;
-    const silenceMs = Math.max(config.hostSilenceMs, config.probeTimeoutMs);
+    const silenceMs = hostSilenceWindowMs(config, view.clusterSize);
     const deadlineMs = clock.now() + silenceMs;
     suspicion.hostSilent(deadlineMs);
     const { outbox, lifecycle } = this.ctx;

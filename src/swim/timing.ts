@@ -49,10 +49,13 @@ export interface Timing {
   /**
    * Time within which every member holds a crashed host dead when its silence convicts it
    * (`hostSilenceMs` > 0; the host went silent alone, and a ping-req helper's nack arrived): the probing
-   * periods of {@link Timing.worstCaseAllKnowMs}, then `hostSilenceMs`, then dissemination. Equal to
+   * periods of {@link Timing.worstCaseAllKnowMs}, then the host-silence window (`hostSilenceMs` ×
+   * max(1, log10 n), at least a probe timeout: {@link Timing.hostSilenceWindowMs}), then dissemination. Equal to
    * {@link Timing.worstCaseAllKnowMs} when `hostSilenceMs` is 0 (the `memberlist-*` profiles).
    */
   readonly hostCrashAllKnowMs: number;
+  /** How long a suspicion lasts when its accuser found the host silent; 0 when `hostSilenceMs` is 0. */
+  readonly hostSilenceWindowMs: number;
 }
 
 /** memberlist's minimum suspicion timeout: suspicionMult × max(1, log10 n) × probe interval. */
@@ -60,6 +63,18 @@ export function suspicionMinMs(config: SwimConfig, n: number): number {
   const nodeScale = Math.max(1, Math.log10(Math.max(1, n)));
   // memberlist keeps three decimals of the scale because it multiplies integer durations.
   return (config.suspicionMult * Math.trunc(nodeScale * 1000) * config.probeIntervalMs) / 1000;
+}
+
+/**
+ * The host-silence window at `n` members: `hostSilenceMs` × max(1, log10 n), scaled as memberlist scales
+ * the suspicion timeout (a larger cluster has more accusers, each a chance to miss every recheck of a live
+ * host, and a wrong death costs more to undo), never under the probe timeout; 0 when it is off.
+ */
+export function hostSilenceWindowMs(config: SwimConfig, n: number): number {
+  if (config.hostSilenceMs === 0) return 0;
+  const nodeScale = Math.max(1, Math.log10(Math.max(1, n)));
+  const scaledMs = (config.hostSilenceMs * Math.trunc(nodeScale * 1000)) / 1000;
+  return Math.max(scaledMs, config.probeTimeoutMs);
 }
 
 /** memberlist's retransmission limit: retransmitMult × ceil(log10(n + 1)). */
@@ -113,7 +128,7 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
     c.hostSilenceMs === 0
       ? worstCaseAllKnowMs
       : probePeriods * c.probeIntervalMs +
-        Math.min(Math.max(c.hostSilenceMs, c.probeTimeoutMs), suspicionMaxMs) +
+        Math.min(hostSilenceWindowMs(c, n), suspicionMaxMs) +
         disseminationMs;
 
   return {
@@ -125,5 +140,6 @@ export function expectedTiming(config: Partial<SwimConfig>, clusterSize: number)
     disseminationMs,
     worstCaseAllKnowMs,
     hostCrashAllKnowMs,
+    hostSilenceWindowMs: hostSilenceWindowMs(c, n),
   };
 }
