@@ -6,9 +6,9 @@
  * cannot help: the probes find it silent, and the suspicion ends on that silence (`hostSilenceMs`).
  *
  * - Every survivor holds it dead within the bound `expectedTiming(lan, 5).hostCrashAllKnowMs`, and none
- *   before the floor the configuration implies (a probe timeout, then the host silence or Lifeguard's
- *   shortest suspicion, whichever is shorter); no survivor suspects it before a probe of it could have
- *   failed.
+ *   before the floor the configuration implies (a probe timeout, then the host-silence window or
+ *   Lifeguard's shortest suspicion, whichever is shorter); no survivor suspects it before a probe of it
+ *   could have failed.
  * - No survivor declares another survivor dead, then or after.
  * - Once the link is up again, the victim refutes its death: every survivor holds it alive within a bound
  *   derived from the configuration, and every view is whole again within the longest suspicion.
@@ -48,16 +48,15 @@ const DETECTION_BOUND_MS = TIMING.hostCrashAllKnowMs;
  * the victim took longer to answer than was left (a round trip inside one bridge takes well under a
  * millisecond; a stalled event loop takes more). The suspicion of a failed probe is raised when its
  * period ends, one probe interval after it was sent. Counting only one probe timeout leaves the rest of
- * the interval (500 ms at lan) for the victim's delay. The suspicion then runs at least the host silence
- * (never under a probe timeout: a live suspect's time to refute), or, without it, Lifeguard's shortest
- * timeout, reached only with every confirmation it expects.
+ * the interval for the victim's delay. The suspicion then runs at least the host-silence window, or,
+ * without it, Lifeguard's shortest timeout, reached only with every confirmation it expects.
  */
 const SUSPICION_FLOOR_MS = lan.probeTimeoutMs;
 const DEATH_FLOOR_MS =
   lan.probeTimeoutMs +
-  (lan.hostSilenceMs === 0
+  (TIMING.hostSilenceWindowMs === 0
     ? TIMING.suspicionMinMs
-    : Math.min(Math.max(lan.hostSilenceMs, lan.probeTimeoutMs), TIMING.suspicionMinMs));
+    : Math.min(TIMING.hostSilenceWindowMs, TIMING.suspicionMinMs));
 /**
  * On top of protocol bounds, for what the model leaves out: five Node.js processes' timers firing late on
  * two shared cores, and the stdout pipes. As in test/cli/agent-netns-loss.system.test.ts.
