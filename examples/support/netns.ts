@@ -337,6 +337,17 @@ export class LossNetwork {
     await Promise.all(this.hosts.map((h) => nft(h, ['-f', '-'], lossScript(percent))));
   }
 
+  /**
+   * Takes host `index`'s `eth0` down, or up again, inside its namespace: a host whose cable is pulled.
+   * Nothing tells the others (no FIN, no RST, no ICMP); its own sends fail at once for want of a route.
+   * Bringing the link up restores the address's route, so the host is back where it was.
+   */
+  async setLink(index: number, state: 'up' | 'down'): Promise<void> {
+    const host = this.hosts[index];
+    if (host === undefined) throw new Error(`no host ${index} (the network has ${this.hosts.length})`);
+    await run(IP, ['-n', host.netns, 'link', 'set', 'eth0', state]);
+  }
+
   /** The counters of every host namespace, in host order; they only grow. */
   async counts(): Promise<LossCount[]> {
     return Promise.all(
