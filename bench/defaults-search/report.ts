@@ -144,13 +144,16 @@ export function parseOutput(text: string): Output {
   const { resultColumns: _c, ...output } = raw;
   return {
     ...output,
-    profiles: output.profiles.map((p) => ({
-      ...p,
-      stages: p.stages.map((st) => ({
+    profiles: output.profiles.map((p) => {
+      // Ranked again, so that a report written anew follows the ranking of the code that writes it.
+      const stages = p.stages.map((st) => ({
         ...st,
-        arms: (st.arms as unknown as Record<string, unknown>[]).map(armOf),
-      })),
-    })),
+        arms: rank((st.arms as unknown as Record<string, unknown>[]).map(armOf)),
+      }));
+      const final = stages.find((st) => st.name === 'final');
+      const chosen = final?.arms.find((a) => a.role === 'candidate')?.key ?? p.chosen;
+      return { ...p, stages, chosen };
+    }),
   };
 }
 

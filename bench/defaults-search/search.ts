@@ -45,7 +45,7 @@ export interface StageResult {
 
 /** How much of the search a profile gets. */
 export interface ProfilePlan {
-  /** Candidates the final stage runs whatever the screening found (`--also`). */
+  /** Candidates screened beside the sample and run by the final stage whatever the screening found (`--also`). */
   readonly alsoFinal?: readonly Values[];
   readonly profile: SearchProfile;
   readonly screenSeeds: SeedPlan;
@@ -174,7 +174,13 @@ export async function searchProfile(plan: ProfilePlan, space: Space, runner: Run
   const base = baselines(plan.profile);
   const seen = new Set<string>(base.map((a) => keyOf(a.values)));
   const screenSet = stageScenarios(all, plan.screenSeeds, (s) => s.screen);
-  const drawn = sample(space, plan.sample, new Random(plan.sampleSeed), seen);
+  const sampled = sample(space, plan.sample, new Random(plan.sampleSeed), seen);
+  // Candidates asked for by name (`--also`) are screened like the sampled ones, so that they take part in
+  // the refinement and appear on the frontier chart.
+  const asked = (plan.alsoFinal ?? []).filter(
+    (v) => !seen.has(keyOf(v)) && !sampled.some((d) => keyOf(d) === keyOf(v)),
+  );
+  const drawn = [...sampled, ...asked];
   for (const v of drawn) seen.add(keyOf(v));
   const stages: StageResult[] = [];
   stages.push(

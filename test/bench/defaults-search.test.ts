@@ -269,13 +269,14 @@ describe('rank', () => {
     geomean: number | null,
     worst = 1,
     hard = violations,
+    suspicionsRatio = 1,
   ) => ({
     key,
     summary: {
       feasible,
       violations: Array.from({ length: violations }, () => ({ scenario: 's', violation: 'load' as const })),
       hardViolations: hard,
-      suspicionsRatio: 1,
+      suspicionsRatio,
       gateGeomeanRatio: geomean,
       gateWorstRatio: worst,
       gateWorstScenario: 's',
@@ -284,7 +285,18 @@ describe('rank', () => {
     } satisfies ArmSummary,
   });
 
-  it('puts feasible arms first, then fewer hard violations, then fewer violations, then the smaller ratio, then the smaller worst', () => {
+  it('among arms without hard violations, puts those with no more false suspicions in total first, then the faster', () => {
+    // H: 3 noisy excesses, 1.25 × memberlist's time; I: 7 excesses, 0.5 ×, 0.98 × the suspicions; J: the
+    // fastest, but 1.1 × memberlist's suspicions in total.
+    const order = rank([
+      arm('H', false, 3, 1.25, 2.5, 0, 0.9),
+      arm('I', false, 7, 0.5, 0.93, 0, 0.98),
+      arm('J', false, 1, 0.4, 0.9, 0, 1.1),
+    ]).map((a) => a.key);
+    expect(order).toEqual(['I', 'H', 'J']);
+  });
+
+  it('puts feasible arms first, then fewer hard violations, then the smaller ratio, then the smaller worst', () => {
     const order = rank([
       arm('A', true, 0, 0.7),
       arm('B', false, 1, 0.3),

@@ -160,7 +160,7 @@ describe('Prober: the silent flag', () => {
 describe('Prober: the connection tried for the silence', () => {
   it.each([
     { name: 'the test values', config: SILENT_LAN, timeoutMs: 1000 + 1500 },
-    { name: 'wan', config: wan, timeoutMs: 5000 + 5000 },
+    { name: 'wan with a 5 s silence', config: { ...wan, hostSilenceMs: 5000 }, timeoutMs: 5000 + 5000 },
     {
       name: 'I 2000, T 800, silence 3000',
       config: { ...SILENT_LAN, probeIntervalMs: 2000, probeTimeoutMs: 800, hostSilenceMs: 3000 },

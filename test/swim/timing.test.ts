@@ -79,13 +79,7 @@ describe('profiles', () => {
     expect([lan.probeTimeoutMs, lan.suspicionMult, lan.gossipNodes, lan.hostSilenceMs]).toEqual([
       200, 5, 4, 1000,
     ]);
-    expect(changed(wan, memberlistWan).sort()).toEqual([
-      'gossipIntervalMs',
-      'gossipNodes',
-      'hostSilenceMs',
-      'probeTimeoutMs',
-      'suspicionMult',
-    ]);
+    expect(changed(wan, memberlistWan).sort()).toEqual(['gossipIntervalMs', 'gossipNodes', 'indirectChecks']);
     expect(changed(local, memberlistLocal).sort()).toEqual([
       'gossipNodes',
       'hostSilenceMs',
@@ -128,7 +122,7 @@ describe("expectedTiming: memberlist's formulas", () => {
     // lan's suspicionMult 5: 5 × 1 × 500 = 2500, × 2
     expect(t.suspicionMinMs).toBe(2500);
     expect(t.suspicionMaxMs).toBe(5000);
-    expect(expectedTiming(wan, 10).suspicionMinMs).toBe(3 * 5000);
+    expect(expectedTiming(wan, 10).suspicionMinMs).toBe(6 * 5000);
   });
 
   it('states the memberlist-lan bound for 5 members in full', () => {
