@@ -51,7 +51,7 @@ const TTL_MS = 2000;
 const BATCH_SIZE = 5;
 const WORK_MS = 200;
 /** The resolver's default for lan at five members (defaultStableAfterMs), the same on every member. */
-const STABLE_AFTER_MS = 5600;
+const STABLE_AFTER_MS = 6600;
 /** The leading worker bills this many batches before the cut. */
 const BATCHES_BEFORE_CUT = 3;
 /**

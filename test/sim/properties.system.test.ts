@@ -285,12 +285,15 @@ describe('freeze guard: a member that was frozen convicts nobody on what it knew
   // has no reason to hear the suspect's last word first (`lastWord` in core.ts covers suspicions it only
   // heard of): without the guard it declares member 1 dead; with it, it waits for a fresh probe, by which
   // time it has read the refutation. Member 2 is the accuser in about one seed in ten.
+  // memberlist's values: under lan, member 1's 3 s cut is convicted on its host's silence by the others
+  // first, before the frozen member could (the trade-off of the host silence, docs/membership.md).
   const convictionsByFrozen = (freezeGuard: boolean, seed: number): number => {
     let count = 0;
     simulate({
       nodes: 10,
       seconds: 50,
       seed,
+      profile: 'memberlist-lan',
       freezeGuard,
       faults: {
         partitions: [{ atMs: 10_000, durationMs: 3000, side: [1] }],
