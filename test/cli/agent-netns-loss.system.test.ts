@@ -32,6 +32,7 @@ import {
   type Received,
   sleep,
   startCluster,
+  stderrBeyondWarnings,
   waitUntil,
 } from './agent-process.js';
 
@@ -243,15 +244,8 @@ describe(`fdkit agent: five namespaces at ${LOSS_PERCENT} % random loss`, () => 
       for (const a of agents) {
         expect(a.closed, a.name).toBe(true);
         expect(a.badLines, a.name).toEqual([]);
-        const levels = a.stderrLines.map((l) => {
-          try {
-            return (JSON.parse(l) as { level?: unknown }).level;
-          } catch {
-            return l;
-          }
-        });
         expect(
-          levels.filter((l) => typeof l !== 'number' || l >= 50),
+          stderrBeyondWarnings(a),
           `${a.name}: stderr lines that are not pino JSON below error level:\n${a.stderrLines.join('\n')}`,
         ).toEqual([]);
       }

@@ -320,6 +320,21 @@ export function describeAgents(agents: readonly AgentProcess[]): string {
   return agents.map((a) => a.describe(names)).join('\n');
 }
 
+/**
+ * What `agent` wrote on stderr that is not a pino JSON line below error level (50): the level of each
+ * such line, or the line itself when it is not JSON. An agent that ran cleanly gives [].
+ */
+export function stderrBeyondWarnings(agent: AgentProcess): unknown[] {
+  const levels = agent.stderrLines.map((l) => {
+    try {
+      return (JSON.parse(l) as { level?: unknown }).level;
+    } catch {
+      return l;
+    }
+  });
+  return levels.filter((l) => typeof l !== 'number' || l >= 50);
+}
+
 /** Kills every agent and waits for each to end (bounded). */
 export async function killAll(agents: readonly AgentProcess[]): Promise<void> {
   await Promise.all(agents.map((a) => a.kill()));
