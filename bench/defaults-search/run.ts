@@ -100,10 +100,7 @@ export function runSearchSpec(spec: SearchRunSpec): SearchRunRecord {
     },
   });
   const report = sim.run();
-  const result = tally.finish(sim.liveMembers(), (o, m) => {
-    const held = sim.viewOf(o, m);
-    return held === 'dead' || held === 'left';
-  });
+  const result = tally.finishSimulation(sim);
   return {
     seed: spec.seed,
     hostCrashes: result.crashes

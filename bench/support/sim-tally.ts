@@ -10,6 +10,7 @@
  * member whose process is up to suspect (dead), so one suspicion that reaches 99 members counts 99.
  */
 import type { MemberEvent } from '../../src/membership/events.js';
+import type { Simulation } from '../../src/sim/simulation.js';
 
 /** A crash injected in the run: its member, when, and whether its host stayed up (a kill). */
 export interface TalliedCrash {
@@ -135,6 +136,14 @@ export class EventTally {
     this.healthyDeaths++;
     if (atSlow) this.healthyDeathsAtSlow++;
     else this.healthyDeathsAtHealthy++;
+  }
+
+  /** The tally at the end of a simulated run: its live members, and what their final views hold. */
+  finishSimulation(sim: Pick<Simulation, 'liveMembers' | 'viewOf'>): RunTally {
+    return this.finish(sim.liveMembers(), (o, m) => {
+      const held = sim.viewOf(o, m);
+      return held === 'dead' || held === 'left';
+    });
   }
 
   /**

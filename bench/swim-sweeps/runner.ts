@@ -62,10 +62,7 @@ function runOne(spec: RunSpec): RunRecord {
     },
   });
   const report = sim.run();
-  const result = tally.finish(sim.liveMembers(), (o, m) => {
-    const held = sim.viewOf(o, m);
-    return held === 'dead' || held === 'left';
-  });
+  const result = tally.finishSimulation(sim);
   return {
     seed: spec.seed,
     tally: result,
