@@ -142,6 +142,11 @@ export interface MlPushPull {
   readonly userState: Uint8Array;
   /** fdkit's mark in the header (extra key `Fdkit`), as on {@link MlPing}. */
   readonly fdkit?: number;
+  /**
+   * The sending member's name, when an fdkit member sent it (extra header key `FdkitFrom`): memberlist's
+   * header does not say who sends, and the connection's source port is an ephemeral one.
+   */
+  readonly fdkitFrom?: string;
 }
 
 /** A message that travels on a stream connection. */
