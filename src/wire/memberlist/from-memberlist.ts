@@ -5,6 +5,7 @@
  */
 import { ALIVE } from '../../membership/member-state.js';
 import type { Packet, PushPull, StreamMessage, Update } from '../../swim/messages.js';
+import { addressPrefix } from '../../transport/address.js';
 import { fromIpPort } from './ip-address.js';
 import type { MlNodeState, MlPacketMessage, MlPushPull } from './types.js';
 import type { VersionBook } from './versions.js';
@@ -159,15 +160,12 @@ function senderOf(
   receiver: MlReceiver,
 ): string {
   let fallback: string | undefined;
+  const prefix = remoteHost === undefined ? undefined : addressPrefix(remoteHost);
   for (const node of nodes) {
     if (node.state !== ALIVE) continue;
     const address = fromIpPort(node.addr, node.port);
     if (address === undefined) continue;
-    if (
-      remoteHost !== undefined &&
-      !address.startsWith(remoteHost.includes(':') ? `[${remoteHost}]:` : `${remoteHost}:`)
-    )
-      continue;
+    if (prefix !== undefined && !address.startsWith(prefix)) continue;
     const held = receiver.addressOf(node.name);
     if (join ? held === undefined : held === address) return node.name;
     fallback ??= node.name;
