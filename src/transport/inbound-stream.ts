@@ -13,8 +13,8 @@
  * `transport.ts`).
  */
 import type { Clock, Timer } from '../runtime/clock.js';
-import { FrameReader } from './frame.js';
-import { type DropReason, REPLY_BYTES_MAX } from './transport.js';
+import { LENGTH_PREFIXED, type MessageReader, type StreamFraming } from './stream-framing.js';
+import type { DropReason } from './transport.js';
 
 /** What the session can do to the connection under it. */
 export interface InboundConnection {
@@ -32,6 +32,8 @@ export interface InboundStreamContext {
   readonly clock: Clock;
   readonly streamTimeoutMs: number;
   readonly streamBytesMax: number;
+  /** How messages are delimited: fdkit's length prefix unless given. */
+  readonly framing?: StreamFraming;
   /** A complete frame; `reply` queues the one reply frame of the connection (see `MessageHandler`). */
   deliver(frame: Uint8Array, reply: (frame: Uint8Array) => void): void;
   /** Bytes given up, after which the connection has been reset or ended. */
@@ -49,21 +51,23 @@ export interface InboundStreamContext {
 export class InboundStream {
   private readonly connection: InboundConnection;
   private readonly context: InboundStreamContext;
-  private readonly reader: FrameReader;
+  private readonly reader: MessageReader;
+  private readonly framing: StreamFraming;
   private timer: Timer;
   private framesRead = 0;
   private finished = false;
   private watching = false;
   private replyFrame: Uint8Array | undefined;
   private readonly reply = (frame: Uint8Array): void => {
-    if (this.finished || this.replyFrame !== undefined || frame.length > REPLY_BYTES_MAX) return;
+    if (this.finished || this.replyFrame !== undefined || frame.length > this.framing.replyBytesMax) return;
     this.replyFrame = frame.slice();
   };
 
   constructor(connection: InboundConnection, context: InboundStreamContext) {
     this.connection = connection;
     this.context = context;
-    this.reader = new FrameReader(context.streamBytesMax);
+    this.framing = context.framing ?? LENGTH_PREFIXED;
+    this.reader = this.framing.reader(context.streamBytesMax);
     this.timer = context.clock.setTimer(context.streamTimeoutMs, () => this.timedOut());
   }
 
@@ -82,6 +86,11 @@ export class InboundStream {
         if (!this.watching) this.startWatch();
       } else {
         this.context.deliver(frame, this.reply);
+        // memberlist's sender waits for the answer before it closes anything: give it now, and end.
+        if (this.framing.answerAtOnce && !this.finished) {
+          this.finish();
+          this.connection.end(this.replyFrame);
+        }
       }
       if (this.finished) return;
     }

@@ -20,6 +20,7 @@ import { emptyStreamMessage, FRAME_BYTES_MAX } from './frame.js';
 import { Inbox } from './inbox.js';
 import { type ResolvedTransportOptions, resolveTransportOptions, type TransportOptions } from './options.js';
 import { bindSamePort } from './same-port.js';
+import { LENGTH_PREFIXED, type StreamFraming } from './stream-framing.js';
 import { openWatch, type PendingSend, sendFrame, TcpServer } from './tcp.js';
 import type { MessageHandler, Transport, TransportCounters } from './transport.js';
 import { UdpEndpoint } from './udp.js';
@@ -57,6 +58,7 @@ class NetTransport implements Transport {
     tcp: TcpServer,
     counts: TransportCounters,
     inbox: Inbox,
+    private readonly framing: StreamFraming,
   ) {
     this.options = options;
     this.localAddress = localAddress;
@@ -113,7 +115,7 @@ class NetTransport implements Transport {
       return handle;
     }
     this.watches.add(handle);
-    inner = openWatch(host, port, this.options.clock, this.options.connectTimeoutMs, end);
+    inner = openWatch(host, port, this.options.clock, this.options.connectTimeoutMs, end, this.framing);
     return handle;
   }
 
@@ -136,7 +138,7 @@ class NetTransport implements Transport {
           `a stream message is limited to ${FRAME_BYTES_MAX} bytes`,
         );
       }
-      const send = sendFrame(host, port, bytes, address, this.options);
+      const send = sendFrame(host, port, bytes, address, { ...this.options, framing: this.framing });
       this.pending.add(send);
       try {
         reply = await send.done;
@@ -220,7 +222,18 @@ async function bindHost(
  * transport.localAddress; // '127.0.0.1:41234', the ephemeral port bound for both UDP and TCP
  * ```
  */
-export async function createNetTransport(options: NetTransportOptions): Promise<Transport> {
+export function createNetTransport(options: NetTransportOptions): Promise<Transport> {
+  return createFramedNetTransport(options, LENGTH_PREFIXED);
+}
+
+/**
+ * {@link createNetTransport} with the streams delimited by `framing` (memberlist's wire, for the node's
+ * `wire: 'memberlist'`).
+ */
+export async function createFramedNetTransport(
+  options: NetTransportOptions,
+  framing: StreamFraming,
+): Promise<Transport> {
   const resolved = resolveTransportOptions(OWNER, options, ['udpBufferBytes']);
   const udpBufferBytes = checkNumber(OWNER, 'udpBufferBytes', options.udpBufferBytes ?? 2 * 1024 * 1024, {
     min: 64 * 1024,
@@ -244,6 +257,7 @@ export async function createNetTransport(options: NetTransportOptions): Promise<
           streamTimeoutMs: resolved.streamTimeoutMs,
           streamBytesMax: resolved.streamBytesMax,
           maxInboundStreams: resolved.maxInboundStreams,
+          framing,
           accepted: () => {
             counts.connectionsIn++;
           },
@@ -262,5 +276,5 @@ export async function createNetTransport(options: NetTransportOptions): Promise<
   const advertisedPort = advertise === undefined || advertise.port === 0 ? udp.port : advertise.port;
   const localAddress = formatAddress(advertisedHost, advertisedPort);
   resolved.logger.debug({ bound: formatAddress(host, udp.port), localAddress }, 'transport bound');
-  return new NetTransport(resolved, localAddress, udp, tcp, counts, inbox);
+  return new NetTransport(resolved, localAddress, udp, tcp, counts, inbox, framing);
 }

@@ -16,9 +16,8 @@ import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import { formatAddress } from './address.js';
 import { bindError, systemErrorCode } from './bind-error.js';
-import { encodeFrame, FrameReader, frameHeader } from './frame.js';
 import { InboundStream, type InboundStreamContext } from './inbound-stream.js';
-import { REPLY_BYTES_MAX } from './transport.js';
+import { LENGTH_PREFIXED, type StreamFraming } from './stream-framing.js';
 
 /** What the server needs from its transport. */
 export interface TcpServerContext {
@@ -26,6 +25,8 @@ export interface TcpServerContext {
   readonly streamTimeoutMs: number;
   readonly streamBytesMax: number;
   readonly maxInboundStreams: number;
+  /** How messages are delimited: fdkit's length prefix unless given. */
+  readonly framing?: StreamFraming;
   /** A connection was accepted (within the limit). */
   accepted(): void;
   /** A complete frame from `fromAddress`; `reply` queues the connection's reply frame. */
@@ -98,6 +99,7 @@ export class TcpServer {
   }
 
   private accept(socket: Socket, context: TcpServerContext): void {
+    const framing = context.framing ?? LENGTH_PREFIXED;
     // Errors (ECONNRESET) are followed by 'close', which is where they are handled.
     socket.on('error', () => {});
     const remoteAddress = socket.remoteAddress;
@@ -115,13 +117,14 @@ export class TcpServer {
     context.accepted();
     const session = new InboundStream(
       {
-        end: (reply) => (reply === undefined ? socket.end() : socket.end(encodeFrame(reply))),
+        end: (reply) => (reply === undefined ? socket.end() : socket.end(framing.wrapReply(reply))),
         reset: () => socket.resetAndDestroy(),
       },
       {
         clock: context.clock,
         streamTimeoutMs: context.streamTimeoutMs,
         streamBytesMax: context.streamBytesMax,
+        framing,
         deliver: (frame, reply) => context.deliver(frame, fromAddress, reply),
         drop: (reason, pendingBytes) => context.drop(reason, { fromAddress, pendingBytes }),
         finished: () => {
@@ -156,6 +159,10 @@ export interface SendFrameOptions {
   readonly clock: Clock;
   readonly connectTimeoutMs: number;
   readonly streamTimeoutMs: number;
+  /** Largest reply read back (memberlist's framing answers a push-pull with the whole state). */
+  readonly streamBytesMax: number;
+  /** How messages are delimited: fdkit's length prefix unless given. */
+  readonly framing?: StreamFraming;
 }
 
 /** A stream send in progress, which the transport can abort on close. */
@@ -187,15 +194,14 @@ export function sendFrame(
   let failure: NetworkError | undefined;
   let settle: (error?: Error) => void = () => {};
   // A refusal fits in one small frame; anything past it is ignored rather than buffered.
-  const replies = new FrameReader(REPLY_BYTES_MAX);
-  let reply: Uint8Array | undefined;
-  let unusable = false;
+  const framing = options.framing ?? LENGTH_PREFIXED;
+  const replies = framing.replies(options.streamBytesMax);
   const done = new Promise<Uint8Array | undefined>((resolve, reject) => {
     settle = (error) => {
       settle = () => {};
       timer?.cancel();
       if (error === undefined) {
-        resolve(unusable || !replies.atBoundary ? undefined : reply);
+        resolve(replies.result());
       } else {
         socket.destroy();
         reject(error);
@@ -252,19 +258,13 @@ export function sendFrame(
       ),
     );
     socket.cork();
-    socket.write(frameHeader(payload.length));
-    socket.write(payload);
+    socket.write(framing.wrap(payload));
     socket.uncork();
     socket.end();
   });
   // At most a reply frame comes back before the half-close; reading keeps the socket flowing so that
   // 'end' fires.
-  socket.on('data', (chunk: Buffer) => {
-    if (unusable) return;
-    const { frames, tooLarge } = replies.push(chunk);
-    if (tooLarge || frames.length > 1 || (frames.length === 1 && reply !== undefined)) unusable = true;
-    else if (frames.length === 1) reply = frames[0];
-  });
+  socket.on('data', (chunk: Buffer) => replies.push(chunk));
   socket.once('end', () => {
     peerEnded = true;
   });
@@ -298,6 +298,7 @@ export function openWatch(
   clock: Clock,
   connectTimeoutMs: number,
   onEnd: (reason: WatchEnd) => void,
+  framing: StreamFraming = LENGTH_PREFIXED,
 ): Watch {
   const socket = connect({ host, port, noDelay: true });
   let connected = false;
@@ -314,7 +315,7 @@ export function openWatch(
     connected = true;
     timer.cancel();
     // No keepalive: a peer that is silent but still has its socket open is the protocol's to judge.
-    socket.write(frameHeader(0));
+    socket.write(framing.watchRequest);
   });
   socket.on('error', (error) => {
     if (connected) end('closed');
