@@ -1,7 +1,7 @@
 /**
  * Free loopback ports for the processes the system tests start (the fdkit agents of
- * test/cli/agent-process.ts, the Go memberlist agents of test/memberlist/go-agent.ts), in a module of its
- * own so that a harness can take one without loading another's (agent-process.ts needs dist/).
+ * test/cli/agent-process.ts, the Go memberlist agents of test/wire/memberlist/go-agent.ts), in a module
+ * of its own so that a harness can take one without loading another's (agent-process.ts needs dist/).
  */
 import dgram from 'node:dgram';
 import net, { type AddressInfo } from 'node:net';

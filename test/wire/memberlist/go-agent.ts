@@ -1,5 +1,5 @@
 /**
- * The Go memberlist member of the conformance tests (`test/memberlist/go-agent/main.go`, on Debian's
+ * The Go memberlist member of the conformance tests (`test/wire/memberlist/go-agent/main.go`, on Debian's
  * memberlist 0.2.2): built offline, started on loopback with free ports, its stdout lines parsed into
  * typed events, driven by its stdin commands, and always ended by PID (an exit hook kills what a test
  * leaves behind). Every wait is bounded.
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '../../support/free-port.js';
 import { type GoEvent, type GoMember, parseGoLine } from './go-agent-lines.js';
 
 export type { GoEvent, GoMember, GoMemberEvent, GoMemberState } from './go-agent-lines.js';
@@ -66,7 +66,9 @@ export function buildGoAgent(): string {
   });
   if (r.status !== 0) {
     const why = r.error === undefined ? '' : `${r.error.message}\n`;
-    throw new Error(`go build of test/memberlist/go-agent failed:\n${why}${r.stderr ?? ''}${r.stdout ?? ''}`);
+    throw new Error(
+      `go build of test/wire/memberlist/go-agent failed:\n${why}${r.stderr ?? ''}${r.stdout ?? ''}`,
+    );
   }
   renameSync(own, binary);
   lastBuild.ms = performance.now() - started;

@@ -1,5 +1,5 @@
 /**
- * The stdout lines of the Go agent (`test/memberlist/go-agent/main.go`, whose file comment lists them),
+ * The stdout lines of the Go agent (`test/wire/memberlist/go-agent/main.go`, whose file comment lists them),
  * checked and typed. Base64 fields come back as bytes.
  */
 

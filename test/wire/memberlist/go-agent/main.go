@@ -1,7 +1,7 @@
 // Command go-agent is one HashiCorp memberlist member for fdkit's conformance tests (issue 20): the
 // library as Debian packages it (golang-github-hashicorp-memberlist-dev 0.2.2), driven over stdin and
 // reporting on stdout, one JSON object a line, so that a test can watch what a real Go member sees of
-// a cluster that fdkit members are part of. test/memberlist/go-agent.ts builds, starts and reads it.
+// a cluster that fdkit members are part of. test/wire/memberlist/go-agent.ts builds, starts and reads it.
 //
 // Every stdout line has "t" (Unix ms), "node" (this agent's name) and "event":
 //

@@ -1,6 +1,6 @@
 /**
  * The Go agent among its own kind: three memberlist 0.2.2 members on loopback, driven through
- * test/memberlist/go-agent.ts. These pin what the agent reports before the mixed Go and fdkit tests
+ * test/wire/memberlist/go-agent.ts. These pin what the agent reports before the mixed Go and fdkit tests
  * rely on it: joins, metadata, user messages, encryption, crash detection, a pause that is survived,
  * and leave.
  */
