@@ -115,6 +115,24 @@ describe('three Go agents under DefaultLANConfig', () => {
     expect((await a!.members()).map((m) => m.name)).toEqual([a!.name]);
   }, 60_000);
 
+  it('leaves on SIGTERM and on the end of stdin, and exits 0 on quit', async () => {
+    const [a, b, c, d] = await cluster(['ga', 'gb', 'gc', 'gd'].map((n) => `${n}-end`));
+    c!.signal('SIGTERM');
+    d!.child.stdin!.end();
+    for (const x of [c!, d!]) {
+      const r = await a!.waitFor(aboutLeave(x.name), 10_000);
+      expect(r.event.event === 'leave' && r.event.state).toBe('left');
+      await x.waitFor((e) => e.event === 'left', 5000);
+    }
+    b!.command('quit');
+    await b!.whenClosed;
+    expect(b!.exit).toMatchObject({ code: 0, signal: null });
+    for (const x of [c!, d!]) {
+      await x.whenClosed;
+      expect(x.exit).toMatchObject({ code: 0, signal: null });
+    }
+  }, 60_000);
+
   it('survives a 3 s SIGSTOP of one member without declaring it dead', async () => {
     const [a, b, c] = await cluster(['ga', 'gb', 'gc'].map((n) => `${n}-pause`));
     const marks = [a!.mark(), b!.mark()];
