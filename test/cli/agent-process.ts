@@ -5,11 +5,13 @@
  * it can be killed however the test ends, and once more when the test process itself exits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import dgram from 'node:dgram';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { freePort } from '../support/free-port.js';
 import { distPath } from '../support/fresh-dist.js';
+
+export { freePort };
 
 /** The built command; `npm test` builds before vitest runs. */
 export const BIN = distPath('cli/main.js');
@@ -271,42 +273,6 @@ export async function waitUntil(condition: () => boolean, timeoutMs: number, ste
     if (left <= 0) return false;
     await sleep(Math.min(stepMs, left));
   }
-}
-
-/** Whether `port` on 127.0.0.1 can be bound over UDP (TCP being already held by the caller). */
-function udpFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = dgram.createSocket('udp4');
-    socket.once('error', () => {
-      try {
-        socket.close();
-      } catch {
-        // Never bound: nothing to close.
-      }
-      resolve(false);
-    });
-    socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)));
-  });
-}
-
-/**
- * A port number free on 127.0.0.1 for both TCP and UDP at the time of the call: an ephemeral TCP port
- * that UDP can bind too. Another process may take it before the agent binds it; callers retry when the
- * agent exits with "already in use".
- */
-export async function freePort(avoid: ReadonlySet<number> = new Set()): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const server = net.createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    const port = (server.address() as AddressInfo).port;
-    const ok = !avoid.has(port) && (await udpFree(port));
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (ok) return port;
-  }
-  throw new Error('freePort: no port free for both TCP and UDP in 50 attempts');
 }
 
 /** True when every agent reports every other one `alive`. */
