@@ -47,6 +47,11 @@ export class MpReader {
   reason: DropReason = 'malformed';
   /** What failed, for debug logs. */
   detail = '';
+  /**
+   * Whether the failure was running out of bytes (a value cut short, or a container announcing more
+   * entries than bytes are left): on a stream, more bytes may yet complete it.
+   */
+  truncated = false;
   /** Offset of the bytes of the last raw value read by {@link readRawLength}. */
   rawStart = 0;
 
@@ -83,10 +88,15 @@ export class MpReader {
     return MP_FAIL;
   }
 
+  private cut(detail: string): number {
+    if (this.detail === '') this.truncated = true;
+    return this.fail('malformed', detail);
+  }
+
   private take(n: number, what: string): number {
     // n < 0: the length read before this failed, and said so.
     if (!this.ok || n < 0) return MP_FAIL;
-    if (this.end - this.pos < n) return this.fail('malformed', `truncated ${what}`);
+    if (this.end - this.pos < n) return this.cut(`truncated ${what}`);
     const at = this.pos;
     this.pos += n;
     return at;
@@ -135,7 +145,7 @@ export class MpReader {
   // a caller loops or allocates over it.
   private count(n: number, perItem: number, what: string): number {
     if (n < 0) return MP_FAIL;
-    return n * perItem > this.remaining ? this.fail('malformed', `${what}: ${n} entries announced`) : n;
+    return n * perItem > this.remaining ? this.cut(`${what}: ${n} entries announced`) : n;
   }
 
   /**
@@ -255,7 +265,7 @@ export class MpReader {
       else if (b >= 0xc7 && b <= 0xc9)
         this.take(1 + this.be(b === 0xc7 ? 1 : b === 0xc8 ? 2 : 4, what), what);
       else this.fail('malformed', `${what}: 0x${b.toString(16)} is not MessagePack`);
-      if (pending > this.remaining) this.fail('malformed', `${what}: more entries than bytes`);
+      if (pending > this.remaining) this.cut(`${what}: more entries than bytes`);
     }
     return this.ok;
   }
