@@ -38,7 +38,7 @@ export function readMlCompress(r: MpReader, maxBytes: number): MlDecompressed | 
     const key = nextKey(r, COMPRESS_KEYS, 'compress');
     if (key === 0) algo = r.readUint(0xff, 'compress.Algo');
     else if (key === 1) {
-      length = Math.max(0, r.readRawLength(r.remaining, 'compress.Buf'));
+      length = Math.max(0, r.readRawLength(0xffff_ffff, 'compress.Buf'));
       start = r.rawStart;
     }
   }

@@ -272,7 +272,7 @@ function readAck(r: MpReader): MlAck {
   for (let n = r.readMapLength('ack'); n > 0 && r.ok; n--) {
     const key = nextKey(r, ACK_KEYS, 'ack');
     if (key === 0) seqNo = r.readUint(U32, 'ack.SeqNo');
-    else if (key === 1) payload = r.readBytes(r.remaining, 'ack.Payload');
+    else if (key === 1) payload = r.readBytes(U32, 'ack.Payload');
   }
   return { type: 'ack', seqNo, payload };
 }
@@ -288,7 +288,7 @@ function readNack(r: MpReader): MlNack {
 function readErr(r: MpReader): MlErr {
   let error = '';
   for (let n = r.readMapLength('err'); n > 0 && r.ok; n--) {
-    if (nextKey(r, ERR_KEYS, 'err') === 0) error = r.readString(r.remaining, 'err.Error');
+    if (nextKey(r, ERR_KEYS, 'err') === 0) error = r.readString(U32, 'err.Error');
   }
   return { type: 'err', error };
 }

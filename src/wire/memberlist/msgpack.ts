@@ -52,6 +52,8 @@ export class MpReader {
    * entries than bytes are left): on a stream, more bytes may yet complete it.
    */
   truncated = false;
+  /** When {@link truncated}: how many bytes from the buffer's start would be needed at least. */
+  needed = 0;
   /** Offset of the bytes of the last raw value read by {@link readRawLength}. */
   rawStart = 0;
 
@@ -88,15 +90,18 @@ export class MpReader {
     return MP_FAIL;
   }
 
-  private cut(detail: string): number {
-    if (this.detail === '') this.truncated = true;
+  private cut(detail: string, more: number): number {
+    if (this.detail === '') {
+      this.truncated = true;
+      this.needed = this.pos + more;
+    }
     return this.fail('malformed', detail);
   }
 
   private take(n: number, what: string): number {
     // n < 0: the length read before this failed, and said so.
     if (!this.ok || n < 0) return MP_FAIL;
-    if (this.end - this.pos < n) return this.cut(`truncated ${what}`);
+    if (this.end - this.pos < n) return this.cut(`truncated ${what}`, n);
     const at = this.pos;
     this.pos += n;
     return at;
@@ -145,7 +150,7 @@ export class MpReader {
   // a caller loops or allocates over it.
   private count(n: number, perItem: number, what: string): number {
     if (n < 0) return MP_FAIL;
-    return n * perItem > this.remaining ? this.cut(`${what}: ${n} entries announced`) : n;
+    return n * perItem > this.remaining ? this.cut(`${what}: ${n} entries announced`, n * perItem) : n;
   }
 
   /**
@@ -214,6 +219,12 @@ export class MpReader {
     return n <= 0 ? EMPTY : this.bytes.slice(this.rawStart, this.rawStart + n);
   }
 
+  /** `n` bytes as they are (not MessagePack), copied. */
+  readFixed(n: number, what: string): Uint8Array {
+    const at = this.take(n, what);
+    return at < 0 || n === 0 ? EMPTY : this.bytes.slice(at, at + n);
+  }
+
   /** A str or bin value as text; invalid UTF-8 is `invalid-field`. */
   readString(max: number, what: string): string {
     const n = this.readRawLength(max, what);
@@ -265,7 +276,7 @@ export class MpReader {
       else if (b >= 0xc7 && b <= 0xc9)
         this.take(1 + this.be(b === 0xc7 ? 1 : b === 0xc8 ? 2 : 4, what), what);
       else this.fail('malformed', `${what}: 0x${b.toString(16)} is not MessagePack`);
-      if (pending > this.remaining) this.cut(`${what}: more entries than bytes`);
+      if (pending > this.remaining) this.cut(`${what}: more entries than bytes`, pending);
     }
     return this.ok;
   }
