@@ -22,11 +22,14 @@ export class DatagramBatcher {
    * @param send - hands one datagram to the transport
    * @param budgetBytes - largest compound datagram to build (the packet budget)
    * @param schedule - runs the flush after the current turn; a microtask by default
+   * @param pack - joins several encoded packets into datagrams within the budget: fdkit's compound by
+   *   default, memberlist's for its wire
    */
   constructor(
     private readonly send: (address: string, datagram: Uint8Array) => void,
     private readonly budgetBytes: number,
     private readonly schedule: (flush: () => void) => void = afterThisTurn,
+    private readonly pack: (parts: Uint8Array[], budgetBytes: number) => Uint8Array[] = packCompound,
   ) {}
 
   /** Queues one encoded packet for `address`. */
@@ -46,7 +49,7 @@ export class DatagramBatcher {
     for (const [address, packets] of this.pending) {
       // A packet alone, or one already at the budget, goes as it is.
       if (packets.length === 1) this.send(address, packets[0]!);
-      else for (const datagram of packCompound(packets, this.budgetBytes)) this.send(address, datagram);
+      else for (const datagram of this.pack(packets, this.budgetBytes)) this.send(address, datagram);
     }
     this.pending.clear();
   }

@@ -16,9 +16,14 @@ export interface EncryptionOptions {
 
 /**
  * Checks `keyring` and `label` of `owner`, naming the option in the error; returns the label (`''` when
- * not given).
+ * not given). fdkit's wire authenticates the label with the encryption, so it needs a keyring; memberlist's
+ * sends it in the clear, in a header of its own, and does not (`labelNeedsKeyring` false).
  */
-export function checkEncryptionOptions(owner: string, options: EncryptionOptions): string {
+export function checkEncryptionOptions(
+  owner: string,
+  options: EncryptionOptions,
+  labelNeedsKeyring = true,
+): string {
   const { keyring, label } = options;
   if (keyring !== undefined && !(keyring instanceof Keyring)) {
     throw new InvalidOptionError(
@@ -35,7 +40,7 @@ export function checkEncryptionOptions(owner: string, options: EncryptionOptions
       `${owner}: option label must be a string of at most ${LABEL_BYTES_MAX} UTF-8 bytes, got ${typeof label === 'string' ? `${new TextEncoder().encode(label).length} bytes` : describeReceived(label)}`,
     );
   }
-  if (keyring === undefined) {
+  if (keyring === undefined && labelNeedsKeyring) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
       'label',

@@ -27,6 +27,20 @@ import type { Keyring } from '../wire/keyring.js';
 import { SEAL_OVERHEAD_BYTES } from '../wire/seal.js';
 import { checkEncryptionOptions } from './encryption-options.js';
 import { checkLocalHealthOption, type LocalHealthOption } from './local-health.js';
+import {
+  type MemberlistWireOptions,
+  type ResolvedWire,
+  resolveWireOptions,
+  type WireName,
+} from './wire-options.js';
+
+/**
+ * What memberlist's envelope adds to a datagram besides the encryption: its CRC header (5 bytes) and
+ * the label's header (2 bytes and the label).
+ */
+function mlEnvelopeBytes(label: string): number {
+  return 5 + (label === '' ? 0 : 2 + new TextEncoder().encode(label).length);
+}
 
 /** Makes the transport a node runs on; `createNetTransport` (UDP and TCP) by default. */
 export type TransportFactory = (options: TransportOptions) => Promise<Transport>;
@@ -140,6 +154,15 @@ export interface NodeOptions {
    * names already. Default: no metrics.
    */
   readonly metrics?: MetricsOption;
+  /**
+   * The wire format: `'fdkit'` (the default), or `'memberlist'` to speak hashicorp/memberlist's protocol
+   * and join its clusters (Consul, Serf, Nomad, and Go services: docs/memberlist-wire.md). With
+   * `'memberlist'`, `keyring` holds memberlist's keys (16, 24 or 32 bytes), `label` is memberlist's
+   * cluster label (it needs no keyring there), and the node must run on fdkit's own UDP/TCP transport.
+   */
+  readonly wire?: WireName;
+  /** Settings of memberlist's wire; only with `wire: 'memberlist'`. */
+  readonly memberlist?: MemberlistWireOptions;
 }
 
 /** What {@link resolveNodeOptions} settles before anything is bound. */
@@ -150,6 +173,8 @@ export interface ResolvedNodeOptions {
   /** What the core gets: with a keyring, a packet budget smaller by the encryption overhead. */
   readonly coreConfig: SwimConfig;
   readonly label: string;
+  /** The wire format and, for memberlist's, its settings. */
+  readonly wire: ResolvedWire;
   readonly leaveTimeoutMs: number;
   readonly joinTimeoutMs: number;
   /** The `metrics` option, checked; undefined without one. */
@@ -184,6 +209,8 @@ const KNOWN = [
   'delegates',
   'conflictPolicy',
   'metrics',
+  'wire',
+  'memberlist',
 ] as const;
 
 /** Validates what can be checked without binding; the transport and the core check the rest. */
@@ -243,16 +270,20 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
       'adaptiveProbeTimeout.',
     );
   }
-  const label = checkEncryption(options, config.packetBytesMax);
+  const wire = resolveWireOptions(OWNER, options);
+  const label = checkEncryption(options, config.packetBytesMax, wire.kind === 'fdkit');
   const metrics = resolveMetricsOption(OWNER, options.metrics);
+  const envelope = wire.kind === 'fdkit' ? 0 : mlEnvelopeBytes(label);
+  const sealed = options.keyring === undefined ? 0 : SEAL_OVERHEAD_BYTES;
   return {
     bind,
     config,
     coreConfig:
-      options.keyring === undefined
+      sealed + envelope === 0
         ? config
-        : { ...config, packetBytesMax: config.packetBytesMax - SEAL_OVERHEAD_BYTES },
+        : { ...config, packetBytesMax: config.packetBytesMax - sealed - envelope },
     label,
+    wire,
     leaveTimeoutMs,
     joinTimeoutMs,
     metrics,
@@ -263,8 +294,8 @@ export function resolveNodeOptions(options: NodeOptions): ResolvedNodeOptions {
 const CORE_PACKET_BYTES_MIN = 576;
 
 /** Checks `keyring` and `label`, and that a keyring leaves the core its smallest packet; returns the label. */
-function checkEncryption(options: NodeOptions, packetBytesMax: number): string {
-  const label = checkEncryptionOptions(OWNER, options);
+function checkEncryption(options: NodeOptions, packetBytesMax: number, labelNeedsKeyring: boolean): string {
+  const label = checkEncryptionOptions(OWNER, options, labelNeedsKeyring);
   const min = CORE_PACKET_BYTES_MIN + SEAL_OVERHEAD_BYTES;
   if (options.keyring !== undefined && packetBytesMax < min) {
     throw new InvalidOptionError(

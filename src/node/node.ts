@@ -17,7 +17,7 @@ import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { hostKind, parseAddress } from '../transport/address.js';
 import { TRANSPORT_DEFAULTS } from '../transport/options.js';
-import { checkSeed, resolveSeeds } from '../transport/resolve.js';
+import { checkSeed } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram, decodeStream } from '../wire/decode.js';
 import { countDrop } from '../wire/drop-reason.js';
@@ -31,6 +31,8 @@ import type { EventStreamOptions } from './event-stream.js';
 import { JoinWait } from './join-wait.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
+import { attachMemberlistWire, memberlistTransport } from './memberlist-attach.js';
+import type { MemberlistWire } from './memberlist-wire.js';
 import { MetricsAttachment } from './metrics-attachment.js';
 import { type NodeCounters, nodeCounters } from './node-counters.js';
 import {
@@ -40,6 +42,7 @@ import {
   resolveNodeOptions,
 } from './node-options.js';
 import type { JoinOptions, LeaveOptions, LeaveResult, NodeEventMap } from './node-types.js';
+import { sendStreamMessage } from './stream-send.js';
 import { readUnreadableRefusal, refusalOfUnreadable } from './unreadable-refusal.js';
 
 export type { JoinOptions, LeaveOptions, LeaveResult, NodeEventMap } from './node-types.js';
@@ -66,6 +69,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
   // With a keyring: seals every datagram and stream body sent, opens every one received.
   private readonly sealer: Sealer | undefined;
   private batcher: DatagramBatcher | undefined;
+  // With wire: 'memberlist', what speaks memberlist's format around the core.
+  private mlWire: MemberlistWire | undefined;
   // After leave(): the core still runs, to spread the leave, but takes no more updates.
   private left = false;
   // Stream sends made while join() runs the core, by address, so that join can wait for their outcome.
@@ -76,9 +81,17 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     super();
     this.resolved = resolveNodeOptions(options);
     this.options = options;
-    this.sealer = sealerFor(options, this.resolved.label);
+    // memberlist's wire encrypts in its own envelope (`memberlist-attach.ts`).
+    this.sealer = this.resolved.wire.kind === 'fdkit' ? sealerFor(options, this.resolved.label) : undefined;
+    const hostOptions =
+      this.resolved.wire.kind === 'fdkit'
+        ? options
+        : { ...options, transport: memberlistTransport(options, this.resolved.label) };
     // Datagrams batched before shutdown still go out, before the transport closes.
-    this.host = new CoreHost('SwimNode', 'node', options, () => this.batcher?.flush());
+    this.host = new CoreHost('SwimNode', 'node', hostOptions, () => {
+      this.batcher?.flush();
+      this.mlWire?.flush();
+    });
     this.metrics = new MetricsAttachment(this, this.resolved.metrics);
   }
 
@@ -100,7 +113,7 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * the node does not encrypt.
    */
   get keyring(): Keyring | undefined {
-    return this.sealer?.keyring;
+    return this.sealer?.keyring ?? this.options.keyring;
   }
 
   /** Lifeguard local health score: 0 is healthy, higher means this member itself is struggling. */
@@ -302,6 +315,24 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       ...(options.conflictPolicy === undefined ? {} : { conflictPolicy: options.conflictPolicy }),
     };
     const core = new SwimCore(coreOptions, this.environment(transport));
+    const wire = this.resolved.wire;
+    if (wire.kind === 'memberlist') {
+      this.mlWire = attachMemberlistWire(core, transport, {
+        host: this.host,
+        resolver: this.options.resolver,
+        keyring: this.options.keyring,
+        label: this.resolved.label,
+        compress: wire.compress,
+        versions: wire.vsn,
+        packetBytesMax: config.packetBytesMax,
+        streamBytesMax: options.streamBytesMax ?? TRANSPORT_DEFAULTS.streamBytesMax,
+      });
+      return {
+        core,
+        healthThresholdMs: config.probeTimeoutMs / 2,
+        healthEveryMs: config.probeIntervalMs / 2,
+      };
+    }
     this.batcher = new DatagramBatcher(
       (address, datagram) => transport.sendDatagram(address, this.seal(datagram)),
       config.packetBytesMax,
@@ -339,10 +370,17 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       clock: this.host.clock,
       random: this.options.random ?? new Random(entropySeed()),
       sendPacket: (address: string, packet: Packet) => {
-        this.batcher?.add(address, encodePacket(packet));
+        if (this.mlWire !== undefined) this.mlWire.sendPacket(address, packet);
+        else this.batcher?.add(address, encodePacket(packet));
       },
       sendStream: (address: string, message: StreamMessage) => {
-        const sent = this.sendStream(transport, address, this.seal(encodeStream(message)));
+        const sent =
+          this.mlWire?.sendStream(address, message) ??
+          sendStreamMessage(transport, address, this.seal(encodeStream(message)), {
+            log: this.host.log,
+            resolver: this.options.resolver,
+            onReply: (from, reply) => this.refused(from, reply),
+          });
         this.capture?.set(address, sent);
       },
       emit: (event: SwimEvent) => this.dispatch(event),
@@ -359,51 +397,17 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
       ...(transport.watch === undefined
         ? {}
         : {
-            watch: (address: string, onEnd: (reason: WatchEnd) => void) => transport.watch!(address, onEnd),
+            watch: (address: string, onEnd: (reason: WatchEnd) => void) =>
+              this.mlWire?.watch(address, onEnd) ?? transport.watch!(address, onEnd),
           }),
     };
   }
 
-  /**
-   * Sends one state-sync message; a seed written as a name is resolved first, on every attempt. Resolves
-   * with undefined once sent to at least one address, else with why not.
-   */
-  private async sendStream(
-    transport: Transport,
-    address: string,
-    payload: Uint8Array,
-  ): Promise<string | undefined> {
-    // The address came from a seed list or from gossip: a bad one, or a name that does not resolve, is
-    // a failed exchange to log, never an exception (the core retries on its own schedule).
-    let targets = [address];
-    try {
-      if (address.startsWith('srv:') || hostKind(parseAddress(address).host) === 'name') {
-        const resolved = await resolveSeeds([address], this.options.resolver);
-        targets = resolved.addresses.filter((a) => a !== transport.localAddress);
-      }
-    } catch (error) {
-      this.host.log.debug({ address, error: String(error) }, 'state sync address unusable');
-      return errorText(error);
-    }
-    if (targets.length === 0) {
-      this.host.log.debug({ address }, 'state sync address resolved to nothing but this member');
-      return 'it resolved to nothing but this member';
-    }
-    const send = (target: string): Promise<Uint8Array | undefined> =>
-      transport.exchange?.(target, payload) ?? transport.sendStream(target, payload).then(() => undefined);
-    const results = await Promise.allSettled(targets.map(send));
-    const ownLabel = this.sealer === undefined ? undefined : this.resolved.label;
-    for (const result of results) {
-      if (result.status === 'rejected') {
-        this.host.log.debug({ address, error: String(result.reason) }, 'state sync failed');
-      } else if (result.value !== undefined) {
-        // Unsealed, and accepted only here: the answer on a connection this member opened.
-        const refusal = readUnreadableRefusal(result.value, ownLabel);
-        if (refusal !== undefined && this.host.running) this.host.core?.handleStream(address, refusal);
-      }
-    }
-    if (results.some((r) => r.status === 'fulfilled')) return undefined;
-    return results.map((r) => (r.status === 'rejected' ? errorText(r.reason) : '')).join('; ');
+  /** A reply on a state sync this member sent: under fdkit's wire, only ever a refusal. */
+  private refused(address: string, reply: Uint8Array): void {
+    // Unsealed, and accepted only here: the answer on a connection this member opened.
+    const refusal = readUnreadableRefusal(reply, this.sealer === undefined ? undefined : this.resolved.label);
+    if (refusal !== undefined && this.host.running) this.host.core?.handleStream(address, refusal);
   }
 
   private receiveStream(core: SwimCore, message: StreamMessage, from: string): void {
@@ -484,10 +488,6 @@ function joinAborted(signal: AbortSignal): AbortError {
     'join: the wait for the seeds was aborted; the member keeps retrying them',
     signal.reason,
   );
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** `s` when it is an `ip:port` address (not a host name), else undefined. */

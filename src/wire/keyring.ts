@@ -1,6 +1,6 @@
 /**
  * The keys a member encrypts and authenticates its traffic with (docs/design.md, "Wire"), after memberlist's
- * keyring: AES-256 keys, the first of which (the primary) encrypts everything sent while every installed
+ * keyring: AES keys (256-bit by default; 128 and 192 for memberlist's clusters), the first of which (the primary) encrypts everything sent while every installed
  * key is tried on what arrives. That split is what makes rotation possible without a partition: install
  * the new key everywhere (everyone can read it), then make it primary everywhere (everyone writes it),
  * then remove the old one.
@@ -9,8 +9,11 @@
  */
 import { KeyringError } from '../errors.js';
 
-/** Bytes of one key: AES-256. */
+/** Bytes of one key as fdkit makes them: AES-256. */
 export const KEY_BYTES = 32;
+
+/** The key lengths accepted: AES-128, AES-192 and AES-256, as memberlist's keyring accepts them. */
+export const KEY_LENGTHS: readonly number[] = [16, 24, 32];
 
 /**
  * A mutable set of AES-256 keys, primary first. Shared by reference: a node given a keyring reads it on
@@ -28,7 +31,7 @@ export class Keyring {
   private ring: Uint8Array[] = [];
 
   /**
-   * @param keys - at least one 32-byte key; the first is the primary. Copied, so later changes to the
+   * @param keys - at least one key of 32 bytes (or 16 or 24, for memberlist's clusters); the first is the primary. Copied, so later changes to the
    *   caller's arrays do not change the keyring.
    * @throws KeyringError `FDKIT_EMPTY_KEYRING` without keys, `FDKIT_INVALID_KEY` for a bad key
    */
@@ -99,17 +102,18 @@ export class Keyring {
 }
 
 function checkKey(method: string, key: unknown): asserts key is Uint8Array {
-  if (!(key instanceof Uint8Array) || key.length !== KEY_BYTES) {
+  if (!(key instanceof Uint8Array) || !KEY_LENGTHS.includes(key.length)) {
     const got = key instanceof Uint8Array ? `${key.length} bytes` : typeof key;
     throw new KeyringError(
       'FDKIT_INVALID_KEY',
-      `${method}: a key must be a Uint8Array of ${KEY_BYTES} bytes (AES-256), got ${got}`,
+      `${method}: a key must be a Uint8Array of ${KEY_BYTES} bytes (AES-256), or 16 or 24 (AES-128, AES-192), got ${got}`,
     );
   }
 }
 
-/** Whether two keys are equal; both are {@link KEY_BYTES} long (checkKey passed both on their way in). */
+/** Whether two keys are equal (checkKey passed both on their way in). */
 function sameKey(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < KEY_BYTES; i++) if (a[i] !== b[i]) return false;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

@@ -1,6 +1,6 @@
 /**
  * Authenticated encryption of whole datagrams and stream frame bodies (docs/design.md, "Wire"), the scheme of
- * memberlist's `security.go`: AES-256-GCM under the keyring's primary key, a fresh 12-byte nonce per
+ * memberlist's `security.go`: AES-GCM (256-bit keys, or 128 and 192 for memberlist's) under the keyring's primary key, a fresh 12-byte nonce per
  * message, and the cluster label as associated data, so that a member of another cluster that happens to
  * share a key still cannot be heard. Layout of a sealed message:
  *
@@ -33,7 +33,10 @@ export const SEAL_OVERHEAD_BYTES = 1 + NONCE_BYTES + TAG_BYTES;
 /** Longest cluster label, in UTF-8 bytes (memberlist's bound). */
 export const LABEL_BYTES_MAX = 255;
 
-const CIPHER = 'aes-256-gcm';
+/** AES-GCM of the key's length: fdkit's keys are 32 bytes, memberlist's may be 16 or 24 too. */
+function cipherOf(key: Uint8Array): 'aes-128-gcm' | 'aes-192-gcm' | 'aes-256-gcm' {
+  return key.length === 16 ? 'aes-128-gcm' : key.length === 24 ? 'aes-192-gcm' : 'aes-256-gcm';
+}
 
 /** Seals and opens messages with one keyring under one cluster label. */
 export class Sealer {
@@ -58,7 +61,9 @@ export class Sealer {
     out[0] = SEAL_VERSION;
     const nonce = out.subarray(1, 1 + NONCE_BYTES);
     this.fillRandom(nonce);
-    const cipher = createCipheriv(CIPHER, this.keyring.primary, nonce, { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv(cipherOf(this.keyring.primary), this.keyring.primary, nonce, {
+      authTagLength: TAG_BYTES,
+    });
     cipher.setAAD(this.aad);
     out.set(cipher.update(plain), 1 + NONCE_BYTES);
     // GCM is a stream mode: update() gave all of the ciphertext and final() only completes the tag.
@@ -88,7 +93,7 @@ function openWith(
   tag: Uint8Array,
   aad: Uint8Array,
 ): Uint8Array | undefined {
-  const decipher = createDecipheriv(CIPHER, key, nonce, { authTagLength: TAG_BYTES });
+  const decipher = createDecipheriv(cipherOf(key), key, nonce, { authTagLength: TAG_BYTES });
   decipher.setAAD(aad);
   decipher.setAuthTag(tag);
   const plain = decipher.update(body);

@@ -63,7 +63,7 @@ describe('Keyring', () => {
 
   it.each([
     { what: 'no keys', make: () => new Keyring([]), code: 'FDKIT_EMPTY_KEYRING' },
-    { what: 'a 16-byte key', make: () => new Keyring([new Uint8Array(16)]), code: 'FDKIT_INVALID_KEY' },
+    { what: 'a 20-byte key', make: () => new Keyring([new Uint8Array(20)]), code: 'FDKIT_INVALID_KEY' },
     { what: 'a 33-byte key', make: () => new Keyring([new Uint8Array(33)]), code: 'FDKIT_INVALID_KEY' },
     {
       what: 'a string',
@@ -106,13 +106,13 @@ describe('Keyring', () => {
 
 describe('Keyring messages and edge cases', () => {
   const badKey = (method: string, got: string): string =>
-    `${method}: a key must be a Uint8Array of 32 bytes (AES-256), got ${got}`;
+    `${method}: a key must be a Uint8Array of 32 bytes (AES-256), or 16 or 24 (AES-128, AES-192), got ${got}`;
 
   it('every refusal names the method and what was received', () => {
     const ring = new Keyring([key(1), key(2)]);
     const cases: [() => unknown, string, string][] = [
       [() => new Keyring([]), 'FDKIT_EMPTY_KEYRING', 'Keyring: give at least one 32-byte key (the primary)'],
-      [() => new Keyring([new Uint8Array(16)]), 'FDKIT_INVALID_KEY', badKey('Keyring', '16 bytes')],
+      [() => new Keyring([new Uint8Array(20)]), 'FDKIT_INVALID_KEY', badKey('Keyring', '20 bytes')],
       [() => ring.install(new Uint8Array(31)), 'FDKIT_INVALID_KEY', badKey('Keyring.install', '31 bytes')],
       [() => ring.use(new Uint8Array(33)), 'FDKIT_INVALID_KEY', badKey('Keyring.use', '33 bytes')],
       [

@@ -25,16 +25,20 @@ export const NO_DELEGATE_VERSIONS: DelegateVersions = { min: 0, max: 0, current:
 /**
  * The six-byte vector of this member, checked: each version is 0–255 and min ≤ current ≤ max.
  *
- * @throws {@link InvalidOptionError} naming `owner` and the option `delegateVersions`.
+ * @throws {@link InvalidOptionError} naming `owner` and `option`.
  */
-export function ownVersionVector(owner: string, delegate: DelegateVersions): Uint8Array {
+export function ownVersionVector(
+  owner: string,
+  delegate: DelegateVersions,
+  option = 'delegateVersions',
+): Uint8Array {
   const { min, max, current } = delegate;
   const byte = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 255;
   if (!byte(min) || !byte(max) || !byte(current) || min > current || current > max) {
     throw new InvalidOptionError(
       'FDKIT_INVALID_OPTION',
-      'delegateVersions',
-      `${owner}: option delegateVersions must be { min, max, current }, integers 0-255 with min <= current <= max, got ${describeReceived(delegate)}`,
+      option,
+      `${owner}: option ${option} must be { min, max, current }, integers 0-255 with min <= current <= max, got ${describeReceived(delegate)}`,
     );
   }
   return Uint8Array.of(PROTOCOL_MIN, PROTOCOL_MAX, PROTOCOL_CURRENT, min, max, current);
