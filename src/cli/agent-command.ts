@@ -50,6 +50,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
     'log-level': { kind: 'string' },
     'keyring-file': { kind: 'string' },
     label: { kind: 'string' },
+    wire: { kind: 'string' },
     'retry-join': { kind: 'boolean' },
     ...AGENT_HTTP_FLAGS,
     ...AGENT_DOWNING_FLAGS,
@@ -75,9 +76,14 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
       throw new UsageError(`fdkit agent: --join ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  const wire = stringFlag(flags, 'wire') ?? 'fdkit';
+  if (wire !== 'fdkit' && wire !== 'memberlist') {
+    throw new UsageError(`fdkit agent: --wire takes fdkit or memberlist, got '${wire}'`);
+  }
   const keyringFile = stringFlag(flags, 'keyring-file');
   const label = stringFlag(flags, 'label');
-  if (label !== undefined && keyringFile === undefined) {
+  // memberlist's label travels in a header of its own and needs no encryption; fdkit's is authenticated by it.
+  if (label !== undefined && keyringFile === undefined && wire === 'fdkit') {
     throw new UsageError(
       'fdkit agent: --label needs --keyring-file (the label is authenticated by the encryption)',
     );
@@ -104,6 +110,7 @@ export async function runAgentCommand(argv: readonly string[], io: AgentIo): Pro
       ...(meta === undefined ? {} : { meta: new TextEncoder().encode(meta) }),
       ...(keyring === undefined ? {} : { keyring }),
       ...(label === undefined ? {} : { label }),
+      ...(wire === 'fdkit' ? {} : { wire }),
     });
     for (const event of ['alive', 'suspect', 'dead', 'left', 'update'] as const) {
       node.on(event, (e) => {

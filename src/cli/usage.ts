@@ -20,7 +20,7 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
     synopsis: [
       'agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile PROFILE]',
       '[--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join]',
-      '[--http [HOST:]PORT [--http-token-file PATH]]',
+      '[--wire fdkit|memberlist] [--http [HOST:]PORT [--http-token-file PATH]]',
       '[--downing STRATEGY [--quorum-size N] [--stable-after-ms MS] [--keep-running-when-downed]]',
     ],
     about: [
@@ -30,7 +30,9 @@ const USAGES: Readonly<Record<string, CommandUsage>> = {
       'with --retry-join the agent stays up and keeps retrying. --keyring-file:',
       'base64 AES-256 keys, one per line, the first encrypts; traffic is',
       'encrypted and what does not decrypt is dropped. --label: the',
-      'cluster label, authenticated with every packet. --http: the HTTP',
+      'cluster label, authenticated with every packet. --wire memberlist:',
+      "speak hashicorp/memberlist's protocol, to join its clusters",
+      '(docs/memberlist-wire.md); the label then needs no key. --http: the HTTP',
       'API and status page (docs/http.md), on 127.0.0.1 unless HOST is',
       'given; a HOST that is not loopback needs --http-token-file.',
       '--downing: the split-brain resolver (keep-majority, static-quorum,',

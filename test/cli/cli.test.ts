@@ -44,7 +44,7 @@ async function fdkit(...argv: string[]): Promise<Outcome> {
 
 const USAGE = {
   agent:
-    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile PROFILE] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join] [--http [HOST:]PORT [--http-token-file PATH]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS] [--keep-running-when-downed]]',
+    'Usage: fdkit agent --name N --bind HOST:PORT [--advertise HOST:PORT] [--join HOST:PORT ...] [--profile PROFILE] [--meta TEXT] [--log-level info] [--keyring-file PATH [--label TEXT]] [--retry-join] [--wire fdkit|memberlist] [--http [HOST:]PORT [--http-token-file PATH]] [--downing STRATEGY [--quorum-size N] [--stable-after-ms MS] [--keep-running-when-downed]]',
   demo: 'Usage: fdkit demo [--plain] [--http [HOST:]PORT]',
   'demo detector': 'Usage: fdkit demo detector [--seed N] [--pause-ms MS]',
   'demo lease': 'Usage: fdkit demo lease [--http [HOST:]PORT]',
