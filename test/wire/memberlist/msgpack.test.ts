@@ -11,7 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { fieldKey, MP_FAIL, MpReader, MpWriter } from '../../../src/wire/memberlist/msgpack.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const unpackr = new Unpackr({ mapsAsObjects: true, useRecords: false, int64AsType: 'number' });
 const mapUnpackr = new Unpackr({ mapsAsObjects: false, useRecords: false, int64AsType: 'number' });
 
 describe('MpWriter', () => {
