@@ -21,7 +21,9 @@ const SELF = '10.0.0.1:7946';
 const GO = '10.0.0.2:7946';
 const FDKIT = '10.0.0.3:7946';
 const VSN = Uint8Array.of(1, 5, 2, 0, 0, 0);
-const zeros = (b: Uint8Array): void => b.fill(0);
+const zeros = (b: Uint8Array): void => {
+  b.fill(0);
+};
 const codec = memberlistCodec(undefined, '', false, 1 << 20);
 
 interface Rig {
