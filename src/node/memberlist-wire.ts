@@ -13,6 +13,7 @@ import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MemberDirectory } from '../swim/directory.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
+import { JOIN_REFUSAL_CODES, type JoinRefusalCode } from '../swim/refusal.js';
 import { parseAddress } from '../transport/address.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram } from '../wire/decode.js';
@@ -300,9 +301,14 @@ export class MemberlistWire {
           case 'ack':
             this.core.handleStream(address, probeFromMl(message, this.nameAt(address) ?? ''));
             return;
-          case 'err':
-            this.host.log.debug({ address, error: message.error }, 'memberlist error response');
+          case 'err': {
+            // An fdkit seed's refusal travels as memberlist's error response, its code first.
+            const refusal = refusalOf(message.error);
+            if (refusal !== undefined)
+              this.core.handleStream(address, { type: 'refuse', from: '', ...refusal });
+            else this.host.log.debug({ address, error: message.error }, 'memberlist error response');
             return;
+          }
           default:
             countDrop(this.host.drops, 'unknown-type');
         }
@@ -362,6 +368,14 @@ export class MemberlistWire {
     }
     return undefined;
   }
+}
+
+/** The refusal an fdkit member wrote as `CODE: reason` (`to-memberlist.ts`), or undefined for another error. */
+function refusalOf(error: string): { code: JoinRefusalCode; reason: string } | undefined {
+  const colon = error.indexOf(': ');
+  if (colon < 0) return undefined;
+  const code = JOIN_REFUSAL_CODES.find((c) => c === error.slice(0, colon));
+  return code === undefined ? undefined : { code, reason: error.slice(colon + 2) };
 }
 
 function hostOf(address: string): string | undefined {

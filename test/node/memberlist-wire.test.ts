@@ -35,6 +35,8 @@ interface Rig {
   readonly watches: string[];
   readonly drops: ReturnType<typeof createDropCounters>;
   readonly core: MlCorePort & { answer?: (from: string, m: StreamMessage) => void };
+  /** What the next exchanges read back, in order. */
+  readonly replies: Uint8Array[];
 }
 
 function rig(): Rig {
@@ -48,6 +50,7 @@ function rig(): Rig {
   const exchanged: [string, Uint8Array][] = [];
   const watches: string[] = [];
   const drops = createDropCounters();
+  const replies: Uint8Array[] = [];
   const core: Rig['core'] = {
     name: 'self',
     directory,
@@ -73,13 +76,15 @@ function rig(): Rig {
       if (result.ok) handle(result);
       else drops[(result as Rejection).reason]++;
     },
-    exchange: async (address, payload) => {
+    exchange: async (address, payload, onReply) => {
       exchanged.push([address, payload]);
+      const reply = replies.shift();
+      if (reply !== undefined) onReply(address, reply);
       return undefined;
     },
   };
   const wire = new MemberlistWire(core, transport, codec, host, VSN, 1400);
-  return { wire, packets, streams, datagrams, exchanged, watches, drops, core };
+  return { wire, packets, streams, datagrams, exchanged, watches, drops, core, replies };
 }
 
 function mlDatagram(messages: MlPacketMessage[]): Uint8Array {
@@ -221,6 +226,38 @@ describe('MemberlistWire', () => {
     r.wire.flush();
     expect(readMl(r.datagrams.at(-1)![1])).toMatchObject([
       { type: 'alive', node: 'g', vsn: Uint8Array.of(1, 5, 2, 2, 5, 4) },
+    ]);
+  });
+
+  it("reads an fdkit seed's refusal back from memberlist's error response, and only that", async () => {
+    const r = rig();
+    const err = (error: string): Uint8Array =>
+      encodeMlStream(
+        { type: 'err', error },
+        { label: '', keys: [], compress: false, labelHeader: false },
+        zeros,
+      );
+    r.replies.push(err('FDKIT_JOIN_NAME_CONFLICT: the name self is held by a live member at 10.0.0.9:7946'));
+    r.replies.push(err('FDKIT_NOT_A_CODE: x'), err('remote error: EOF'));
+    const members = {
+      names: [],
+      addresses: [],
+      incarnations: new Uint32Array(0),
+      states: new Uint8Array(0),
+      metas: [],
+    };
+    const request: StreamMessage = { type: 'push-pull', from: 'self', join: true, reply: false, members };
+    for (let i = 0; i < 3; i++) await r.wire.sendStream(GO, request);
+    expect(r.streams).toEqual([
+      [
+        GO,
+        {
+          type: 'refuse',
+          from: '',
+          code: 'FDKIT_JOIN_NAME_CONFLICT',
+          reason: 'the name self is held by a live member at 10.0.0.9:7946',
+        },
+      ],
     ]);
   });
 
