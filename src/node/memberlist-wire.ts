@@ -159,8 +159,17 @@ export class MemberlistWire {
       this.native.add(address, encodePacket(packet));
       return;
     }
-    for (const message of packetToMl(packet, this.sender)) {
-      this.foreign.add(address, this.codec.encodeMessage(message));
+    try {
+      for (const message of packetToMl(packet, this.sender)) {
+        this.foreign.add(address, this.codec.encodeMessage(message));
+      }
+    } catch (error) {
+      // A field memberlist cannot carry (the core checks what it sends against fdkit's own bounds):
+      // not sent, and said, rather than thrown into the core's turn.
+      this.host.log.warn(
+        { address, type: packet.type, error: String(error) },
+        'not sent in memberlist format',
+      );
     }
   }
 
@@ -173,14 +182,23 @@ export class MemberlistWire {
     const ml = streamToMl(message, this.sender);
     if (ml === undefined) return DONE;
     const answering = this.answering;
-    if (answering !== undefined && this.answers(answering, message)) {
+    const answer = answering !== undefined && this.answers(answering, message);
+    let bytes: Uint8Array;
+    try {
+      bytes = this.codec.sealStream(ml, !answer);
+    } catch (error) {
+      this.host.log.warn(
+        { address, type: message.type, error: String(error) },
+        'not sent in memberlist format',
+      );
+      return Promise.resolve(`not sent in memberlist format: ${String(error)}`);
+    }
+    if (answer) {
       this.answering = undefined;
-      answering.reply(this.codec.sealStream(ml, false));
+      answering!.reply(bytes);
       return DONE;
     }
-    return this.host.exchange(address, this.codec.sealStream(ml, true), (from, reply) =>
-      this.receiveReply(from, reply),
-    );
+    return this.host.exchange(address, bytes, (from, reply) => this.receiveReply(from, reply));
   }
 
   /** A watch of the death watch: opened once `address` is known to hold an fdkit member, never to another. */
