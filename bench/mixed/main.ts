@@ -42,7 +42,7 @@ interface Settings {
 const USAGE =
   'usage: flock /tmp/fdkit-heavy.lock npm run bench:mixed -- [--quick] [--reps N] [--cases id,...] [--profile P] [--warmup-s S] [--wait-s S] [--timeout-s S] [--no-write] [--json]';
 
-const DEFAULT_REPS = 20;
+const DEFAULT_REPS = 30;
 const QUICK_REPS = 3;
 /** Attempts at a repetition whose clusters do not form. */
 const FORM_ATTEMPTS = 3;

@@ -91,6 +91,14 @@ per repetition, the slowest survivor of that kind. Medians, with the range. Miss
 hold the victim dead within ${head.settings.waitS} s. False deaths: (survivor, survivor) pairs held dead or
 left during the watch, over the cluster's runs.
 
+On loopback a killed process's ports refuse connections at once. fdkit takes a refusal as evidence: a
+member's death-watch connection (to fdkit members only) or probe connection that is refused raises a
+suspicion, and refusals seen by two members convict after a probe timeout (src/swim/suspicions.ts).
+memberlist waits out Lifeguard's suspicion timeout, shortened by confirmations, and gossips no refusal;
+it accepts a dead message at once, whoever sends it. So in a mixed cluster the two fdkit members can
+convict a killed Go member for everyone, while a killed fdkit member has one fdkit witness only and goes
+at memberlist's pace.
+
 ${markdownTable(HEADER, summaries.map(cells))}
 
 ![detection times](../../docs/mixed-detection.svg)
