@@ -19,6 +19,8 @@ export interface MixedEvent {
   readonly observer: string;
   readonly kind: MixedEventKind;
   readonly member: string;
+  /** fdkit's word for why (`dead-gossip`, `suspicion-timeout`, ...); memberlist gives none. */
+  readonly cause?: string;
 }
 
 /** A member of a cluster: its name and implementation. */
@@ -49,6 +51,8 @@ export interface ObserverTime {
   readonly suspectMs: number | null;
   /** When it first held the victim dead; null when it did not within the window. */
   readonly deadMs: number | null;
+  /** Why it held the victim dead, as fdkit says (memberlist does not say): null for a Go member or none. */
+  readonly deadCause: string | null;
 }
 
 /** One kill's outcome: every survivor's times, and the survivors it wrongly held dead meanwhile. */
@@ -63,20 +67,19 @@ export function analyzeKill(events: readonly MixedEvent[], kill: Kill): KillOutc
   const inWindow = events
     .filter((e) => e.atMs >= kill.atMs && e.atMs <= kill.endMs)
     .sort((a, b) => a.atMs - b.atMs);
-  const first = (observer: string, kind: MixedEventKind): number | null => {
-    const hit = inWindow.find(
-      (e) => e.observer === observer && e.member === kill.victim.name && e.kind === kind,
-    );
-    return hit === undefined ? null : hit.atMs - kill.atMs;
-  };
-  const observers = kill.survivors.map(
-    (s): ObserverTime => ({
+  const first = (observer: string, kind: MixedEventKind): MixedEvent | undefined =>
+    inWindow.find((e) => e.observer === observer && e.member === kill.victim.name && e.kind === kind);
+  const after = (e: MixedEvent | undefined): number | null => (e === undefined ? null : e.atMs - kill.atMs);
+  const observers = kill.survivors.map((s): ObserverTime => {
+    const dead = first(s.name, 'dead');
+    return {
       observer: s.name,
       implementation: s.implementation,
-      suspectMs: first(s.name, 'suspect'),
-      deadMs: first(s.name, 'dead'),
-    }),
-  );
+      suspectMs: after(first(s.name, 'suspect')),
+      deadMs: after(dead),
+      deadCause: dead?.cause ?? null,
+    };
+  });
   const names = new Set(kill.survivors.map((s) => s.name));
   const wrong = new Set<string>();
   for (const e of inWindow) {
@@ -112,6 +115,8 @@ export interface PathSummary extends Path {
   readonly missed: number;
   /** False deaths summed over the runs of the case (the whole cluster's, not this path's alone). */
   readonly falseDeaths: number;
+  /** How many of the observers' verdicts had each cause (fdkit observers; memberlist gives none). */
+  readonly causes: Readonly<Record<string, number>>;
 }
 
 /**
@@ -144,6 +149,13 @@ export function summarize(runs: readonly MixedRun[]): PathSummary[] {
       lastMs: spread(last),
       missed: times.flat().filter((t) => t === null).length,
       falseDeaths: of.reduce((sum, r) => sum + r.falseDeaths, 0),
+      causes: countCauses(watching.flat()),
     };
   });
+}
+
+function countCauses(observers: readonly ObserverTime[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of observers) if (o.deadCause !== null) counts[o.deadCause] = (counts[o.deadCause] ?? 0) + 1;
+  return counts;
 }

@@ -30,10 +30,11 @@ const FDKIT_KINDS: ReadonlySet<string> = new Set<MixedEventKind>(['alive', 'susp
 export interface FdkitLine {
   readonly event: string;
   readonly member: string;
+  readonly cause: string;
 }
 
 /** An `fdkit agent` event line, read at `atMs`; undefined for `update`. */
 export function fromFdkit(observer: string, atMs: number, line: FdkitLine): MixedEvent | undefined {
   if (!FDKIT_KINDS.has(line.event)) return undefined;
-  return { atMs, observer, kind: line.event as MixedEventKind, member: line.member };
+  return { atMs, observer, kind: line.event as MixedEventKind, member: line.member, cause: line.cause };
 }

@@ -169,7 +169,10 @@ async function repetition(s: Settings, m: ClusterModule, rep: number): Promise<M
     );
     for (const r of runs) {
       const times = r.observers
-        .map((o) => `${o.observer} ${o.deadMs === null ? '–' : (o.deadMs / 1000).toFixed(2)}`)
+        .map((o) => {
+          const t = o.deadMs === null ? '–' : (o.deadMs / 1000).toFixed(2);
+          return `${o.observer} ${t}${o.deadCause === null ? '' : ` (${o.deadCause})`}`;
+        })
         .join(', ');
       const wrong = r.falseDeaths > 0 ? `; ${r.falseDeaths} FALSE DEATHS` : '';
       progress(`${label}: ${r.case}: ${r.victim.name} killed; dead at ${times} s${wrong}`);

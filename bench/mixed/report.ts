@@ -48,6 +48,7 @@ const HEADER = [
   'last of them, s',
   'missed',
   'false deaths',
+  "fdkit's causes",
 ];
 
 function cells(s: PathSummary): string[] {
@@ -60,6 +61,10 @@ function cells(s: PathSummary): string[] {
     formatSpread(s.lastMs, seconds),
     String(s.missed),
     String(s.falseDeaths),
+    Object.entries(s.causes)
+      .sort((a, b) => b[1] - a[1])
+      .map(([cause, n]) => `${cause} ${n}`)
+      .join(', ') || '–',
   ];
 }
 

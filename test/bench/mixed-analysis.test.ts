@@ -39,7 +39,7 @@ describe('analyzeKill', () => {
   it("times each survivor's first suspicion and death from the signal, whatever the order of the log", () => {
     const events = [
       ev(6500, 'go-2', 'dead', 'go-3'),
-      ev(2900, 'fdkit-1', 'dead', 'go-3'),
+      { ...ev(2900, 'fdkit-1', 'dead', 'go-3'), cause: 'connection-refused' },
       ev(1700, 'fdkit-1', 'suspect', 'go-3'),
       ev(3100, 'fdkit-2', 'dead', 'go-3'),
       ev(2400, 'go-1', 'suspect', 'go-3'),
@@ -48,10 +48,16 @@ describe('analyzeKill', () => {
     ];
     expect(analyzeKill(events, kill)).toEqual({
       observers: [
-        { observer: 'go-1', implementation: 'go', suspectMs: 1400, deadMs: 5200 },
-        { observer: 'go-2', implementation: 'go', suspectMs: null, deadMs: 5500 },
-        { observer: 'fdkit-1', implementation: 'fdkit', suspectMs: 700, deadMs: 1900 },
-        { observer: 'fdkit-2', implementation: 'fdkit', suspectMs: null, deadMs: 2100 },
+        { observer: 'go-1', implementation: 'go', suspectMs: 1400, deadMs: 5200, deadCause: null },
+        { observer: 'go-2', implementation: 'go', suspectMs: null, deadMs: 5500, deadCause: null },
+        {
+          observer: 'fdkit-1',
+          implementation: 'fdkit',
+          suspectMs: 700,
+          deadMs: 1900,
+          deadCause: 'connection-refused',
+        },
+        { observer: 'fdkit-2', implementation: 'fdkit', suspectMs: null, deadMs: 2100, deadCause: null },
       ],
       falseDeaths: 0,
     });
@@ -113,7 +119,13 @@ describe('analyzeKill', () => {
   });
 });
 
-function run(caseId: string, rep: number, victim: MemberOf, times: Record<string, number | null>): MixedRun {
+function run(
+  caseId: string,
+  rep: number,
+  victim: MemberOf,
+  times: Record<string, number | null>,
+  causes: Record<string, string> = {},
+): MixedRun {
   return {
     case: caseId,
     rep,
@@ -123,6 +135,7 @@ function run(caseId: string, rep: number, victim: MemberOf, times: Record<string
       implementation: observer.startsWith('go') ? 'go' : 'fdkit',
       suspectMs: null,
       deadMs,
+      deadCause: causes[observer] ?? null,
     })),
     falseDeaths: 0,
   };
@@ -130,8 +143,20 @@ function run(caseId: string, rep: number, victim: MemberOf, times: Record<string
 
 describe('summarize', () => {
   const runs: MixedRun[] = [
-    run('mixed-go-victim', 1, go('go-3'), { 'go-1': 5000, 'go-2': 6000, 'fdkit-1': 1800, 'fdkit-2': 2000 }),
-    run('mixed-go-victim', 2, go('go-3'), { 'go-1': 4000, 'go-2': null, 'fdkit-1': 2600, 'fdkit-2': 2200 }),
+    run(
+      'mixed-go-victim',
+      1,
+      go('go-3'),
+      { 'go-1': 5000, 'go-2': 6000, 'fdkit-1': 1800, 'fdkit-2': 2000 },
+      { 'fdkit-1': 'connection-refused', 'fdkit-2': 'connection-refused' },
+    ),
+    run(
+      'mixed-go-victim',
+      2,
+      go('go-3'),
+      { 'go-1': 4000, 'go-2': null, 'fdkit-1': 2600, 'fdkit-2': 2200 },
+      { 'fdkit-2': 'dead-gossip' },
+    ),
     {
       ...run('mixed-go-victim', 3, go('go-3'), {
         'go-1': 7000,
@@ -169,6 +194,8 @@ describe('summarize', () => {
       lastMs: { median: 2500, min: 2000, max: 2600, n: 3 },
       missed: 0,
     });
+    expect(goSeen!.causes).toEqual({});
+    expect(fdkitSeen!.causes).toEqual({ 'connection-refused': 2, 'dead-gossip': 1 });
     expect(pure).toMatchObject({ runs: 1, deadMs: { median: 6150, n: 4 }, lastMs: { median: 6300, n: 1 } });
   });
 
@@ -176,7 +203,9 @@ describe('summarize', () => {
     const text = plainTable(summarize(runs));
     expect(text).toContain('mixed (3 Go + 2 fdkit), Go killed');
     expect(text).toMatch(/Go\s+Go \(n=6\)\s+3\s+5\.00 \(3\.00–7\.00\)\s+6\.50 \(6\.00–7\.00\)\s+1\s+1/);
-    expect(text).toMatch(/Go\s+fdkit \(n=6\)\s+3\s+2\.30 \(1\.80–2\.60\)\s+2\.50 \(2\.00–2\.60\)\s+0\s+1/);
+    expect(text).toMatch(
+      /Go\s+fdkit \(n=6\)\s+3\s+2\.30 \(1\.80–2\.60\)\s+2\.50 \(2\.00–2\.60\)\s+0\s+1\s+connection-refused 2, dead-gossip 1/,
+    );
     expect(summarize(runs).map(pathLabel)).toEqual([
       'Go seen by Go, mixed',
       'Go seen by fdkit, mixed',
@@ -202,10 +231,11 @@ describe('events', () => {
   });
 
   it("reads fdkit agent's state lines and skips update", () => {
-    expect(fromFdkit('fdkit-1', 3, { event: 'dead', member: 'go-2' })).toEqual(
-      ev(3, 'fdkit-1', 'dead', 'go-2'),
-    );
-    expect(fromFdkit('fdkit-1', 3, { event: 'update', member: 'go-2' })).toBeUndefined();
+    expect(fromFdkit('fdkit-1', 3, { event: 'dead', member: 'go-2', cause: 'dead-gossip' })).toEqual({
+      ...ev(3, 'fdkit-1', 'dead', 'go-2'),
+      cause: 'dead-gossip',
+    });
+    expect(fromFdkit('fdkit-1', 3, { event: 'update', member: 'go-2', cause: 'meta' })).toBeUndefined();
   });
 });
 
