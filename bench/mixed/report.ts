@@ -98,11 +98,12 @@ left during the watch, over the cluster's runs.
 
 On loopback a killed process's ports refuse connections at once. fdkit takes a refusal as evidence: a
 member's death-watch connection (to fdkit members only) or probe connection that is refused raises a
-suspicion, and refusals seen by two members convict after a probe timeout (src/swim/suspicions.ts).
-memberlist waits out Lifeguard's suspicion timeout, shortened by confirmations, and gossips no refusal;
-it accepts a dead message at once, whoever sends it. So in a mixed cluster the two fdkit members can
-convict a killed Go member for everyone, while a killed fdkit member has one fdkit witness only and goes
-at memberlist's pace.
+suspicion, and refusals seen by two members cut its timeout to a probe timeout (src/swim/suspicions.ts;
+the verdict is then reported as \`suspicion-timeout\`). memberlist waits out Lifeguard's suspicion
+timeout, shortened by confirmations, and gossips no refusal, but accepts a dead message at once, whoever
+sends it (\`dead-gossip\` on the fdkit side). So in a mixed cluster the two fdkit members can convict a
+killed Go member for everyone, while a killed fdkit member has a single fdkit witness and goes at
+memberlist's pace. The last column counts the causes fdkit's observers gave.
 
 ${markdownTable(HEADER, summaries.map(cells))}
 
