@@ -120,3 +120,13 @@ export function goComplaints(agent: GoAgent): string[] {
     /\[(ERR|WARN)\]|invalid|unknown message|failed to decode|decrypt/i.test(l),
   );
 }
+
+/** Waits until each of `members` has run `periods` more probe periods: protocol time, not a fixed sleep. */
+export async function probePeriods(members: readonly FdkitMember[], periods: number): Promise<void> {
+  const start = members.map((m) => m.node.counters().probes);
+  await poll(
+    () => members.every((m, i) => m.node.counters().probes >= start[i]! + periods),
+    `${periods} probe periods`,
+    periods * 5000,
+  );
+}

@@ -21,6 +21,7 @@ import {
   goAgent,
   goComplaints,
   mixedCluster,
+  probePeriods,
 } from './mixed-cluster.js';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -164,7 +165,7 @@ describe('encryption with a shared keyring', () => {
     await expect(intruder.node.join([agents[0]!.address])).rejects.toThrow();
 
     // Give gossip a few rounds: neither intruder appears anywhere, and neither knows anyone.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await probePeriods([fa!], 2);
     for (const a of agents) {
       expect((await a.members()).map((m) => m.name).sort()).toEqual(['fa-out', 'ga-out', 'gb-out']);
     }
@@ -276,7 +277,7 @@ describe('fdkit’s additions among fdkit members', () => {
     const dead: { member: string; cause: string; at: number }[] = [];
     fa!.node.on('dead', (e) => dead.push({ member: e.member, cause: e.cause, at: performance.now() }));
     // Probe rounds in which each fdkit node hears the other's marked pings and opens its watch.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await probePeriods([fa!, fb!], 3);
     const marks = agents.map((a) => a.mark());
 
     // A Go member's crash: no watch ends (fdkit opens none to Go), the probes find it.
