@@ -114,11 +114,18 @@ export async function mixedCluster(
   return { agents, members };
 }
 
-/** Go's stderr lines that say memberlist could not read or handle something it received. */
+/**
+ * What memberlist 0.2.2 logs (net.go, state.go) when it cannot read or will not take what it received:
+ * undecodable or unsupported messages, bad checksums, failed decryption or merges, alive statements with
+ * wrong versions, and a refuted alive statement (a relay that changed its own metadata or vector). A
+ * crashed member's refused connections are not among them: those are the network's answer, not ours.
+ */
+const GO_COMPLAINTS =
+  /decode|not supported|invalid msgType|invalid checksum|truncated|decrypt|failed to receive|read remote state|push\/pull merge|Ignoring an alive|Vsn is not present|Refuting an alive|Conflicting address/i;
+
+/** Go's stderr lines that say memberlist could not read or would not take something it received. */
 export function goComplaints(agent: GoAgent): string[] {
-  return agent.stderrLines.filter((l) =>
-    /\[(ERR|WARN)\]|invalid|unknown message|failed to decode|decrypt/i.test(l),
-  );
+  return agent.stderrLines.filter((l) => GO_COMPLAINTS.test(l));
 }
 
 /** Waits until each of `members` has run `periods` more probe periods: protocol time, not a fixed sleep. */

@@ -244,6 +244,9 @@ describe('version vectors', () => {
     // Go 0.2.2's DefaultLANConfig: protocol 1–5, speaking 2; no delegate protocol.
     expect(vsn[agents[0]!.name]).toEqual([1, 5, 2, 0, 0, 0]);
     expect(vsn['fa-vsn']).toEqual([1, 5, 2, 0, 1, 0]);
+    // Go refutes an alive statement about itself whose vector is not its own: none was needed.
+    await probePeriods(members, 2);
+    expect(goComplaints(agents[0]!)).toEqual([]);
   }, 60_000);
 
   it('memberlist refuses to merge a push-pull from an fdkit node whose delegate version it cannot speak', async () => {
