@@ -14,7 +14,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { MemberDirectory } from '../swim/directory.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
 import { JOIN_REFUSAL_CODES, type JoinRefusalCode } from '../swim/refusal.js';
-import { parseAddress } from '../transport/address.js';
+import { addressPrefix, parseAddress } from '../transport/address.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram } from '../wire/decode.js';
 import { countDrop, type DropCounters, type Rejection } from '../wire/drop-reason.js';
@@ -268,7 +268,8 @@ export class MemberlistWire {
       case 'user':
         this.core.handlePacket(from, {
           type: 'user',
-          from: this.nameAt(from) ?? '',
+          // memberlist's reliable message names nobody and comes from an ephemeral port.
+          from: this.onlyNameAtHost(from) ?? '',
           payload: message.payload,
           updates: [],
         });
@@ -359,6 +360,22 @@ export class MemberlistWire {
     if (name === undefined) return;
     const address = this.receiver.addressOf(name);
     if (address !== undefined) this.kinds.markMemberlist(address);
+  }
+
+  /** The one member held at `address`'s IP, whatever its port; undefined for none or several. */
+  private onlyNameAtHost(address: string): string | undefined {
+    const host = hostOf(address);
+    if (host === undefined) return undefined;
+    const prefix = addressPrefix(host);
+    const { directory } = this.core;
+    let found: string | undefined;
+    for (let id = 0; id < directory.size; id++) {
+      const name = directory.nameOf(id);
+      if (name === '' || name === this.core.name || !directory.addressOf(id).startsWith(prefix)) continue;
+      if (found !== undefined) return undefined;
+      found = name;
+    }
+    return found;
   }
 
   /** memberlist adds a CRC for members that understand protocol 5. */

@@ -261,6 +261,22 @@ describe('MemberlistWire', () => {
     ]);
   });
 
+  it("names a reliable message's sender by the connection's IP when one member alone is held there", () => {
+    const r = rig();
+    const user = encodeMlStream(
+      { type: 'user', payload: Uint8Array.of(1, 2) },
+      { label: '', keys: [], compress: false, labelHeader: true },
+      zeros,
+    );
+    r.wire.receiveStream(user, '10.0.0.2:51000', undefined);
+    r.core.directory.intern('g2', '10.0.0.2:7947');
+    r.wire.receiveStream(user, '10.0.0.2:51001', undefined);
+    expect(r.packets).toEqual([
+      ['10.0.0.2:51000', { type: 'user', from: 'g', payload: Uint8Array.of(1, 2), updates: [] }],
+      ['10.0.0.2:51001', { type: 'user', from: '', payload: Uint8Array.of(1, 2), updates: [] }],
+    ]);
+  });
+
   it('counts a datagram it cannot read, and hands nothing to the core', () => {
     const r = rig();
     r.wire.receiveDatagram(Uint8Array.of(0xc1, 0xc1), GO);

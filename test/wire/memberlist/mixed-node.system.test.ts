@@ -116,7 +116,7 @@ describe('user messages both ways', () => {
       expect(m.messages.find((e) => decoded(e.payload) === payload)!.broadcast).toBe(false);
     }
     // A datagram's source address names its sender; memberlist's reliable message names nobody and comes
-    // from an ephemeral port, so only the best-effort one can say who sent it.
+    // from an ephemeral port, named only by an IP no other member shares (here every member is on 127.0.0.1).
     expect(fa!.messages.find((e) => decoded(e.payload) === 'udp to fa')!.from).toBe(ga!.name);
 
     // The direct messages went to their target alone; a later round trip shows nothing else was on the way.
