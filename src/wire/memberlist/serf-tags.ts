@@ -10,6 +10,9 @@ import { type Rejection, reject } from '../drop-reason.js';
 import { MpReader, MpWriter } from './msgpack.js';
 import type { DelegateVersions } from './versions.js';
 
+/** MessagePack's nil. */
+const MP_NIL = 0xc0;
+
 /** The first byte of Serf's tag encoding (`tagMagicByte`): no role string of old starts with it. */
 export const SERF_TAG_MAGIC = 255;
 
@@ -66,7 +69,8 @@ export function decodeSerfTags(meta: Uint8Array): SerfTagsRead | Rejection {
     return { ok: true, tags: Object.fromEntries([['role', role]]) };
   }
   const reader = new MpReader(meta, 1);
-  const n = reader.readMapLength('serf tags');
+  // go-msgpack writes a nil Go map as nil; Serf reads it as no tags.
+  const n = reader.peek() === MP_NIL ? 0 : reader.readMapLength('serf tags');
   const entries: [string, string][] = [];
   for (let i = 0; i < n && reader.ok; i++) {
     const name = reader.readString(meta.length, 'serf tag name');
