@@ -18,6 +18,7 @@ const NODE = fieldKey('Node');
 
 /** The Lamport clock a Serf member stated in its push-pull state. */
 export interface SerfClockRead {
+  /** Always true: tells the result from a {@link Rejection}. */
   readonly ok: true;
   /** The sender's Lamport time (`LTime`). */
   readonly ltime: number;

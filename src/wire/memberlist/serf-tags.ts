@@ -28,6 +28,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Serf's tags, decoded from a member's metadata. */
 export interface SerfTagsRead {
+  /** Always true: tells the result from a {@link Rejection}. */
   readonly ok: true;
   /** The tags, by name (an own property per tag, whatever its name). */
   readonly tags: Readonly<Record<string, string>>;
