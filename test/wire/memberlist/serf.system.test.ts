@@ -2,14 +2,15 @@
  * An fdkit member in a real Serf cluster (Debian's `serf` agent on loopback, killed by PID at the end):
  * with Serf's tags in its metadata and Serf's delegate versions, `serf members` lists it alive with its
  * tags, it holds the Serf agent alive with the agent's tags, a tag update reaches Serf, Serf's user
- * events reach it, and after a leave intent and `leave()` Serf lists it `left` (without the intent:
- * `failed`). Serf's log must show no error nor warning. Skipped when no `serf` binary is installed.
+ * events reach it, Serf's encryption key works, and after a leave intent and `leave()` Serf lists it
+ * `left` (without the intent: `failed`). Serf's log must show no error nor warning. Skipped when no
+ * `serf` binary is installed.
  */
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNode, type SwimNode } from '../../../src/index.js';
+import { createNode, Keyring, type SwimNode } from '../../../src/index.js';
 import { encodeSerfLeaveIntent, readSerfClock } from '../../../src/wire/memberlist/serf-intents.js';
 import {
   decodeSerfTags,
@@ -42,13 +43,17 @@ class SerfAgent {
     createInterface({ input: child.stderr! }).on('line', (l) => this.lines.push(l));
   }
 
-  static async start(name: string, tags: readonly string[]): Promise<SerfAgent> {
+  static async start(
+    name: string,
+    tags: readonly string[],
+    extra: readonly string[] = [],
+  ): Promise<SerfAgent> {
     const port = await freePort();
     const rpcPort = await freePort(new Set([port]));
     const bind = `127.0.0.1:${port}`;
     const rpc = `127.0.0.1:${rpcPort}`;
     const args = ['agent', '-node', name, '-bind', bind, '-rpc-addr', rpc, '-log-level', 'debug'];
-    const child = spawn('serf', [...args, ...tags.flatMap((t) => ['-tag', t])], {
+    const child = spawn('serf', [...args, ...extra, ...tags.flatMap((t) => ['-tag', t])], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const agent = new SerfAgent(child, bind, rpc);
@@ -108,7 +113,7 @@ async function waitUntil(what: string, timeoutMs: number, check: () => boolean |
 const text = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 
 /** An fdkit member dressed for Serf, and the Lamport clock it learnt from Serf's push-pull states. */
-function serfNode(name: string, tags: Record<string, string>) {
+function serfNode(name: string, tags: Record<string, string>, keyring?: Keyring) {
   const seen = { clock: 0 };
   const node = createNode({
     name,
@@ -116,6 +121,7 @@ function serfNode(name: string, tags: Record<string, string>) {
     wire: 'memberlist',
     memberlist: { delegateVersions: SERF_DELEGATE_VERSIONS },
     meta: encodeSerfTags(tags),
+    ...(keyring === undefined ? {} : { keyring }),
     delegates: {
       mergeRemoteState(state) {
         const read = readSerfClock(state);
@@ -129,6 +135,7 @@ function serfNode(name: string, tags: Record<string, string>) {
 describe.skipIf(!HAVE_SERF)('an fdkit member in a Serf cluster', () => {
   let serf: SerfAgent;
   const nodes: SwimNode[] = [];
+  const others: SerfAgent[] = [];
 
   beforeAll(async () => {
     serf = await SerfAgent.start('s1', ['role=db']);
@@ -137,6 +144,7 @@ describe.skipIf(!HAVE_SERF)('an fdkit member in a Serf cluster', () => {
   afterAll(async () => {
     await Promise.all(nodes.map((n) => n.shutdown().catch(() => undefined)));
     serf?.kill();
+    for (const agent of others) agent.kill();
   });
 
   it('is listed by serf members with its tags, holds s1 with its tags, and is listed left after it leaves', async () => {
@@ -208,5 +216,29 @@ describe.skipIf(!HAVE_SERF)('an fdkit member in a Serf cluster', () => {
     );
     expect((await serf.member('f2'))?.status).toBe('failed');
     expect(serf.complaints()).toEqual([]);
+  }, 60_000);
+
+  it("joins an encrypted Serf cluster with Serf's key (serf agent -encrypt, AES-256)", async () => {
+    const key = Uint8Array.from({ length: 32 }, (_, i) => 7 + i);
+    const secret = await SerfAgent.start(
+      's2',
+      ['role=db'],
+      ['-encrypt', Buffer.from(key).toString('base64')],
+    );
+    others.push(secret);
+    const { node } = serfNode('f3', { role: 'web' }, new Keyring([key]));
+    nodes.push(node);
+    await node.start();
+    await node.join([secret.bind]);
+    await waitUntil(
+      'serf to list f3 alive',
+      10_000,
+      async () => (await secret.member('f3'))?.status === 'alive',
+    );
+    expect((await secret.member('f3'))?.tags).toEqual({ role: 'web' });
+    await waitUntil('a probe of s2', 10_000, () => node.counters().probes >= 1);
+    expect(node.counters().probesFailed).toBe(0);
+    expect(Object.values(node.counters().drops).every((n) => n === 0)).toBe(true);
+    expect(secret.complaints()).toEqual([]);
   }, 60_000);
 });
