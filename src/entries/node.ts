@@ -85,13 +85,12 @@ export {
 } from '../node/node.js';
 export type { NodeCounters } from '../node/node-counters.js';
 export type { NodeOptions, TransportFactory } from '../node/node-options.js';
-export type { MemberlistWireOptions, WireName } from '../node/wire-options.js';
-export type { DelegateVersions } from '../wire/memberlist/versions.js';
 export {
   type RecordingProgress,
   type RecordTracesOptions,
   recordTraces,
 } from '../node/trace-recording.js';
+export type { MemberlistWireOptions, WireName } from '../node/wire-options.js';
 export {
   type KnownMember,
   LeaderBaseline,
@@ -132,6 +131,20 @@ export {
   type SwimEvent,
 } from '../swim/events.js';
 export * from '../transport/index.js';
+export type { Rejection as WireRejection } from '../wire/drop-reason.js';
 export { DROP_REASONS as WIRE_DROP_REASONS, type DropReason as WireDropReason } from '../wire/drop-reason.js';
 export { KEY_BYTES, Keyring } from '../wire/keyring.js';
+export {
+  encodeSerfLeaveIntent,
+  readSerfClock,
+  type SerfClockRead,
+} from '../wire/memberlist/serf-intents.js';
+export {
+  decodeSerfTags,
+  encodeSerfTags,
+  SERF_DELEGATE_VERSIONS,
+  SERF_TAG_MAGIC,
+  type SerfTagsRead,
+} from '../wire/memberlist/serf-tags.js';
+export type { DelegateVersions } from '../wire/memberlist/versions.js';
 export { LABEL_BYTES_MAX, SEAL_OVERHEAD_BYTES } from '../wire/seal.js';

@@ -52,7 +52,9 @@ export const DROP_REASONS: readonly DropReason[] = [
 
 /** A failed decode: why, and a short human-readable detail naming the field (for debug logs only). */
 export interface Rejection {
+  /** Always false: tells a rejection from a decoded value. */
   readonly ok: false;
+  /** Why the bytes were refused. */
   readonly reason: DropReason;
   /** E.g. `ping.updates[3].incarnation: not an integer in [0, 4294967295]`. Not for parsing. */
   readonly detail: string;
