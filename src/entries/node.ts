@@ -85,6 +85,8 @@ export {
 } from '../node/node.js';
 export type { NodeCounters } from '../node/node-counters.js';
 export type { NodeOptions, TransportFactory } from '../node/node-options.js';
+export type { MemberlistWireOptions, WireName } from '../node/wire-options.js';
+export type { DelegateVersions } from '../wire/memberlist/versions.js';
 export {
   type RecordingProgress,
   type RecordTracesOptions,

@@ -5,7 +5,7 @@
  * first refusal (a seed that refused says why, which beats "could not connect" for the operator) and every
  * seed's outcome.
  */
-import { JoinError, type JoinSeedOutcome } from '../errors.js';
+import { AbortError, JoinError, type JoinSeedOutcome } from '../errors.js';
 import type { Clock, Timer } from '../runtime/clock.js';
 import type { SeedAnswer } from '../swim/join-attempt.js';
 
@@ -95,4 +95,12 @@ export class JoinWait {
         : `seed ${main.seed} refused this member (${main.code}): ${main.reason}${failures.length > 1 ? ` (${each})` : ''}`;
     this.reject(new JoinError(main, failures, `join: ${what}. The member keeps retrying in the background.`));
   }
+}
+
+/** The `AbortError` of a join given up: the member keeps retrying its seeds. */
+export function joinAborted(signal: AbortSignal): AbortError {
+  return new AbortError(
+    'join: the wait for the seeds was aborted; the member keeps retrying them',
+    signal.reason,
+  );
 }

@@ -34,7 +34,7 @@ export interface MemberlistAttachOptions {
 }
 
 /** memberlist's codec with this member's envelope; the keys are read on every message (rotation). */
-function boundCodec(
+export function memberlistCodec(
   keyring: Keyring | undefined,
   label: string,
   compress: boolean,
@@ -100,7 +100,7 @@ export function attachMemberlistWire(
   options: MemberlistAttachOptions,
 ): MemberlistWire {
   const { host } = options;
-  const codec = boundCodec(options.keyring, options.label, options.compress, options.streamBytesMax);
+  const codec = memberlistCodec(options.keyring, options.label, options.compress, options.streamBytesMax);
   const wire = new MemberlistWire(
     core,
     transport,

@@ -13,6 +13,7 @@ import type { Watch, WatchEnd } from '../membership/connection.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MemberDirectory } from '../swim/directory.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
+import { JOIN_REFUSAL_CODES, type JoinRefusalCode } from '../swim/refusal.js';
 import { parseAddress } from '../transport/address.js';
 import type { Transport } from '../transport/transport.js';
 import { decodeDatagram } from '../wire/decode.js';
@@ -158,8 +159,17 @@ export class MemberlistWire {
       this.native.add(address, encodePacket(packet));
       return;
     }
-    for (const message of packetToMl(packet, this.sender)) {
-      this.foreign.add(address, this.codec.encodeMessage(message));
+    try {
+      for (const message of packetToMl(packet, this.sender)) {
+        this.foreign.add(address, this.codec.encodeMessage(message));
+      }
+    } catch (error) {
+      // A field memberlist cannot carry (the core checks what it sends against fdkit's own bounds):
+      // not sent, and said, rather than thrown into the core's turn.
+      this.host.log.warn(
+        { address, type: packet.type, error: String(error) },
+        'not sent in memberlist format',
+      );
     }
   }
 
@@ -172,14 +182,23 @@ export class MemberlistWire {
     const ml = streamToMl(message, this.sender);
     if (ml === undefined) return DONE;
     const answering = this.answering;
-    if (answering !== undefined && this.answers(answering, message)) {
+    const answer = answering !== undefined && this.answers(answering, message);
+    let bytes: Uint8Array;
+    try {
+      bytes = this.codec.sealStream(ml, !answer);
+    } catch (error) {
+      this.host.log.warn(
+        { address, type: message.type, error: String(error) },
+        'not sent in memberlist format',
+      );
+      return Promise.resolve(`not sent in memberlist format: ${String(error)}`);
+    }
+    if (answer) {
       this.answering = undefined;
-      answering.reply(this.codec.sealStream(ml, false));
+      answering!.reply(bytes);
       return DONE;
     }
-    return this.host.exchange(address, this.codec.sealStream(ml, true), (from, reply) =>
-      this.receiveReply(from, reply),
-    );
+    return this.host.exchange(address, bytes, (from, reply) => this.receiveReply(from, reply));
   }
 
   /** A watch of the death watch: opened once `address` is known to hold an fdkit member, never to another. */
@@ -300,9 +319,14 @@ export class MemberlistWire {
           case 'ack':
             this.core.handleStream(address, probeFromMl(message, this.nameAt(address) ?? ''));
             return;
-          case 'err':
-            this.host.log.debug({ address, error: message.error }, 'memberlist error response');
+          case 'err': {
+            // An fdkit seed's refusal travels as memberlist's error response, its code first.
+            const refusal = refusalOf(message.error);
+            if (refusal !== undefined)
+              this.core.handleStream(address, { type: 'refuse', from: '', ...refusal });
+            else this.host.log.debug({ address, error: message.error }, 'memberlist error response');
             return;
+          }
           default:
             countDrop(this.host.drops, 'unknown-type');
         }
@@ -362,6 +386,14 @@ export class MemberlistWire {
     }
     return undefined;
   }
+}
+
+/** The refusal an fdkit member wrote as `CODE: reason` (`to-memberlist.ts`), or undefined for another error. */
+function refusalOf(error: string): { code: JoinRefusalCode; reason: string } | undefined {
+  const colon = error.indexOf(': ');
+  if (colon < 0) return undefined;
+  const code = JOIN_REFUSAL_CODES.find((c) => c === error.slice(0, colon));
+  return code === undefined ? undefined : { code, reason: error.slice(colon + 2) };
 }
 
 function hostOf(address: string): string | undefined {

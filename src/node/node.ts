@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { abortable } from '../abortable.js';
-import { AbortError, InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import type { ConnectOutcome, WatchEnd } from '../membership/connection.js';
 import { Random } from '../runtime/random.js';
 import { entropySeed } from '../runtime/system.js';
@@ -15,7 +15,7 @@ import type { SwimEnvironment } from '../swim/environment.js';
 import type { ConflictEvent, SwimEvent } from '../swim/events.js';
 import type { SeedAnswer } from '../swim/join-attempt.js';
 import type { Packet, StreamMessage } from '../swim/messages.js';
-import { hostKind, parseAddress } from '../transport/address.js';
+import { literalAddress, parseAddress } from '../transport/address.js';
 import { TRANSPORT_DEFAULTS } from '../transport/options.js';
 import { checkSeed } from '../transport/resolve.js';
 import type { Transport } from '../transport/transport.js';
@@ -28,7 +28,7 @@ import { CoreHost, type HostedStart } from './core-host.js';
 import { DatagramBatcher } from './datagram-batcher.js';
 import { sealerFor } from './encryption-options.js';
 import type { EventStreamOptions } from './event-stream.js';
-import { JoinWait } from './join-wait.js';
+import { JoinWait, joinAborted } from './join-wait.js';
 import type { ShutdownOptions, StartOptions } from './lifecycle.js';
 import { appStateBytesMax, loggedDelegates } from './logged-delegates.js';
 import { attachMemberlistWire, memberlistTransport } from './memberlist-attach.js';
@@ -399,6 +399,10 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
         : {
             watch: (address: string, onEnd: (reason: WatchEnd) => void) =>
               this.mlWire?.watch(address, onEnd) ?? transport.watch!(address, onEnd),
+            // Under memberlist's wire, only fdkit members hold a watch: the ring is made of them.
+            ...(this.resolved.wire.kind === 'memberlist' && {
+              canWatch: (address: string) => this.mlWire?.kinds.isFdkit(address) === true,
+            }),
           }),
     };
   }
@@ -480,21 +484,4 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
  */
 export function createNode(options: NodeOptions = {}): SwimNode {
   return new SwimNode(options);
-}
-
-/** The `AbortError` of a join given up. */
-function joinAborted(signal: AbortSignal): AbortError {
-  return new AbortError(
-    'join: the wait for the seeds was aborted; the member keeps retrying them',
-    signal.reason,
-  );
-}
-
-/** `s` when it is an `ip:port` address (not a host name), else undefined. */
-function literalAddress(s: string): string | undefined {
-  try {
-    return hostKind(parseAddress(s).host) === 'name' ? undefined : s;
-  } catch {
-    return undefined;
-  }
 }

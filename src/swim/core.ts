@@ -136,6 +136,7 @@ export class SwimCore {
         : new DeathWatch(ctx, {
             open: (address, onEnd) => watch.call(env, address, onEnd),
             witnessRefused: (id) => this.suspicions.witnessRefused(id),
+            ...(env.canWatch && { watchable: (address: string) => env.canWatch?.(address) !== false }),
           });
     const reporter = new Reporter(
       ctx,

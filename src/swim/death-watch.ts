@@ -37,6 +37,8 @@ export interface DeathWatchPort {
   open(address: string, onEnd: (reason: WatchEnd) => void): Watch;
   /** `id`'s host refused a connection (the suspicions). */
   witnessRefused(id: number): void;
+  /** Whether a watch on `address` can tell anything (the environment); every member can when absent. */
+  watchable?(address: string): boolean;
 }
 
 interface Watched {
@@ -76,6 +78,8 @@ export class DeathWatch {
 
   /** Once a probe period: reopens watches whose back-off ran out. */
   tick(): void {
+    // Which members can be watched is learnt as they are heard, without a membership change.
+    if (this.port.watchable !== undefined) this.changed();
     const now = this.ctx.clock.now();
     for (const w of this.watched.values()) {
       if (w.handle === undefined && now >= w.retryAtMs) this.openWatch(w);
@@ -123,6 +127,7 @@ export class DeathWatch {
     const names: string[] = [];
     for (let id = 0; id < view.directory.size; id++) {
       if (!view.isProbeable(id)) continue;
+      if (this.port.watchable?.(view.directory.addressOf(id)) === false) continue;
       const name = view.directory.nameOf(id);
       // Insertion into a list of at most k, ordered by distance along the ring.
       let at = out.length;

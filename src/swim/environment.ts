@@ -63,4 +63,10 @@ export interface SwimEnvironment {
    * of names, and a watched process that dies on a live host is suspected at once (see `death-watch.ts`).
    */
   watch?(address: string, onEnd: (reason: WatchEnd) => void): Watch;
+  /**
+   * Optional: whether a watch on `address` can tell anything. Under memberlist's wire only members known
+   * to speak fdkit hold one, and which they are is learnt as they are heard: the ring skips the others,
+   * and is recomputed every probe period while this is given.
+   */
+  canWatch?(address: string): boolean;
 }

@@ -263,3 +263,12 @@ export function isValidAddress(address: string, options: ParseAddressOptions = {
     return false;
   }
 }
+
+/** `s` when it is an `ip:port` address (not a host name), else undefined. */
+export function literalAddress(s: string): string | undefined {
+  try {
+    return hostKind(parseAddress(s).host) === 'name' ? undefined : s;
+  } catch {
+    return undefined;
+  }
+}

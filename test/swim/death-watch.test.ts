@@ -16,6 +16,29 @@ describe('DeathWatch, over a fake port', () => {
     expect(h.ctx.counters.watchesOpened).toBe(2);
   });
 
+  it('skips members a watch can tell nothing about, and takes them in at the first tick once it can', () => {
+    const h = harness({ name: 'n4', connect: true });
+    for (const n of ['n1', 'n2', 'n3', 'n5']) h.know(n);
+    const w = watches();
+    const fdkit = new Set([addressOf('n1'), addressOf('n3')]);
+    const watch = new DeathWatch(h.ctx, {
+      open: w.open,
+      witnessRefused: () => {},
+      watchable: (address) => fdkit.has(address),
+    });
+    watch.changed();
+    run(h.clock, 0);
+    // n5 would come first on the ring; it is skipped, and so is n2.
+    expect(w.opened.map((o) => o.address)).toEqual([addressOf('n1'), addressOf('n3')]);
+    fdkit.add(addressOf('n5'));
+    run(h.clock, 1);
+    expect(w.opened).toHaveLength(2);
+    watch.tick();
+    run(h.clock, 0);
+    expect(w.opened.map((o) => o.address)).toEqual([addressOf('n1'), addressOf('n3'), addressOf('n5')]);
+    expect(w.opened[1]!.cancelled).toBe(true);
+  });
+
   it('a closed watch asks the host; a refusal is witnessed through the port', () => {
     const h = harness({ name: 'a', connect: true });
     const b = h.know('b');

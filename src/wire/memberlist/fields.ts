@@ -25,6 +25,7 @@ export const K = {
   Buf: fieldKey('Buf'),
   Error: fieldKey('Error'),
   Fdkit: fieldKey('Fdkit'),
+  FdkitFrom: fieldKey('FdkitFrom'),
   From: fieldKey('From'),
   Incarnation: fieldKey('Incarnation'),
   Join: fieldKey('Join'),

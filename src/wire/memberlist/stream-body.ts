@@ -33,8 +33,11 @@ import { type MlNodeState, type MlStreamMessage, MlType } from './types.js';
 export function writeMlStreamBody(w: MpWriter, m: MlStreamMessage): void {
   switch (m.type) {
     case 'push-pull':
-      w.u8(MlType.pushPull).map(3 + (m.fdkit === undefined ? 0 : 1));
+      w.u8(MlType.pushPull).map(3 + (m.fdkit === undefined ? 0 : 1) + (m.fdkitFrom === undefined ? 0 : 1));
+      // Keys in go-msgpack's order (sorted by name): Fdkit, FdkitFrom, Join, Nodes, UserStateLen.
       if (m.fdkit !== undefined) w.key(K.Fdkit).uint(checkedUint(m.fdkit, U32, 'push-pull.fdkit'));
+      if (m.fdkitFrom !== undefined)
+        w.key(K.FdkitFrom).str(checkedName(m.fdkitFrom, false, 'push-pull.fdkitFrom'));
       w.key(K.Join)
         .bool(m.join)
         .key(K.Nodes)
@@ -75,7 +78,7 @@ function writeNodeState(w: MpWriter, n: MlNodeState): void {
 }
 
 const NODE_KEYS = [K.Name, K.Addr, K.Port, K.Meta, K.Incarnation, K.State, K.Vsn];
-const PUSH_PULL_KEYS = [K.Nodes, K.UserStateLen, K.Join, K.Fdkit];
+const PUSH_PULL_KEYS = [K.Nodes, K.UserStateLen, K.Join, K.Fdkit, K.FdkitFrom];
 const USER_KEYS = [K.UserMsgLen];
 const EMPTY: Uint8Array = new Uint8Array(0);
 
@@ -133,7 +136,9 @@ export interface MlBodyMore {
 /** Progress through a push-pull, kept between attempts on a growing buffer. */
 export class MlBodyParser {
   private nodes: MlNodeState[] = [];
-  private header: { join: boolean; count: number; userStateLen: number; fdkit: number } | undefined;
+  private header:
+    | { join: boolean; count: number; userStateLen: number; fdkit: number; from?: string }
+    | undefined;
   private resumeAt = 0;
 
   /**
@@ -160,7 +165,12 @@ export class MlBodyParser {
 
   private pushPull(r: MpReader, bytesMax: number): MlStreamMessage | undefined {
     if (this.header === undefined) {
-      const h = { join: false, count: 0, userStateLen: 0, fdkit: -1 };
+      const h: { join: boolean; count: number; userStateLen: number; fdkit: number; from?: string } = {
+        join: false,
+        count: 0,
+        userStateLen: 0,
+        fdkit: -1,
+      };
       for (let n = r.readMapLength('push-pull'); n > 0 && r.ok; n--) {
         switch (nextKey(r, PUSH_PULL_KEYS, 'push-pull')) {
           case 0:
@@ -174,6 +184,9 @@ export class MlBodyParser {
             break;
           case 3:
             h.fdkit = r.readUint(U32, 'push-pull.Fdkit');
+            break;
+          case 4:
+            h.from = readName(r, false, 'push-pull.FdkitFrom');
             break;
         }
       }
@@ -191,7 +204,8 @@ export class MlBodyParser {
     const userState = r.readFixed(h.userStateLen, 'push-pull user state');
     if (!r.ok) return undefined;
     const base = { type: 'push-pull', join: h.join, nodes: this.nodes, userState } as const;
-    return h.fdkit < 0 ? base : { ...base, fdkit: h.fdkit };
+    const marked = h.fdkit < 0 ? base : { ...base, fdkit: h.fdkit };
+    return h.from === undefined ? marked : { ...marked, fdkitFrom: h.from };
   }
 }
 

@@ -14,8 +14,11 @@ export const PROTOCOL_CURRENT = 2;
 
 /** The application's protocol versions, which memberlist carries and checks but does not interpret. */
 export interface DelegateVersions {
+  /** The lowest version this application understands (`DelegateProtocolMin`), 0–255. */
   readonly min: number;
+  /** The highest version it understands (`DelegateProtocolMax`), 0–255. */
   readonly max: number;
+  /** The version it speaks (`DelegateProtocolVersion`), from `min` to `max`. */
   readonly current: number;
 }
 

@@ -82,6 +82,26 @@ describe('encodeMlStream', () => {
     );
   });
 
+  it("with fdkit's sender, the header carries FdkitFrom after Fdkit (go-msgpack's order), and reads back", () => {
+    const message: MlStreamMessage = {
+      type: 'push-pull',
+      join: true,
+      nodes: [],
+      userState: new Uint8Array(0),
+      fdkit: 1,
+      fdkitFrom: 'f1',
+    };
+    const pp = encodeMlStream(message, PLAIN, zeros);
+    expect(hex(pp)).toBe(
+      `06 85 ${fs('Fdkit')} 01 ${fs('FdkitFrom')} ${fs('f1')} ${fs('Join')} c3 ${fs('Nodes')} 00 ${fs('UserStateLen')} 00`.replaceAll(
+        ' ',
+        '',
+      ),
+    );
+    const step = new MlStreamReader({ label: '', keys: [], labelHeader: false }).push(pp);
+    expect(step.ok && step.done && step.message).toEqual(message);
+  });
+
   it('always compresses when asked (streams do not compare sizes)', () => {
     const ping: MlStreamMessage = { type: 'ping', seqNo: 1, node: 'x' };
     const plain = encodeMlStream(ping, PLAIN, zeros);
