@@ -16,7 +16,7 @@ import type { MlNodeState, MlPacketMessage, MlStreamMessage } from './types.js';
 import type { VersionBook } from './versions.js';
 
 const EMPTY = new Uint8Array(0);
-/** The value of fdkit's mark: its wire format's version (src/wire/tags.ts), which a reader may check. */
+/** The value of fdkit's mark: its wire format's version (`WIRE_VERSION`), which a reader may check. */
 export const FDKIT_MARK = 1;
 
 /** What translating needs of the member that sends. */
