@@ -187,7 +187,8 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
    * Leaves the cluster gracefully: other members report this one as `left`, not `dead`. Resolves as soon
    * as every member that was live at the leave has acknowledged it (echoed the leave back: gossiped it
    * to this member, or carried it in its ack to this member's ping), at once when nobody else is live,
-   * or after `timeoutMs`; the result says how many acknowledged. Call {@link SwimNode.shutdown} afterwards.
+   * or after `timeoutMs`; the result says how many acknowledged. Under memberlist's wire only the fdkit
+   * members are waited for: memberlist never gossips to a member it holds left, so it never echoes. Call {@link SwimNode.shutdown} afterwards.
    */
   async leave(options: LeaveOptions = {}): Promise<LeaveResult> {
     const core = this.host.requireCore('leave');
@@ -197,9 +198,13 @@ export class SwimNode extends EventEmitter<NodeEventMap> {
     }
     core.leave();
     this.left = true;
+    // memberlist never gossips to a member it holds left, so only fdkit members echo a leave.
+    const echoes = (address: string): boolean => this.mlWire?.kinds.isFdkit(address) ?? true;
     const live = core
       .members()
-      .filter((m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect'))
+      .filter(
+        (m) => m.name !== core.name && (m.state === 'alive' || m.state === 'suspect') && echoes(m.address),
+      )
       .map((m) => m.name);
     const acked = core.leaveAcknowledgedBy;
     const acknowledged = (): number => live.filter((name) => acked.has(name)).length;
