@@ -10,9 +10,10 @@
  */
 
 import type { Watch, WatchEnd } from '../membership/connection.js';
+import { ALIVE } from '../membership/member-state.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MemberDirectory } from '../swim/directory.js';
-import type { Packet, StreamMessage } from '../swim/messages.js';
+import type { Packet, PushPull, StreamMessage } from '../swim/messages.js';
 import { JOIN_REFUSAL_CODES, type JoinRefusalCode } from '../swim/refusal.js';
 import { addressPrefix, parseAddress } from '../transport/address.js';
 import type { Transport } from '../transport/transport.js';
@@ -26,7 +27,7 @@ import {
   pushPullFromMl,
 } from '../wire/memberlist/from-memberlist.js';
 import { toIpPort } from '../wire/memberlist/ip-address.js';
-import { PeerKinds } from '../wire/memberlist/peer-kinds.js';
+import { PEER_KINDS_MAX, PeerKinds } from '../wire/memberlist/peer-kinds.js';
 import { FDKIT_MARK, type MlSender, packetToMl, streamToMl } from '../wire/memberlist/to-memberlist.js';
 import type { MlPacketMessage, MlStreamMessage } from '../wire/memberlist/types.js';
 import { VersionBook } from '../wire/memberlist/versions.js';
@@ -99,6 +100,13 @@ interface Answering {
 }
 
 const DONE: Promise<string | undefined> = Promise.resolve(undefined);
+/**
+ * The sequence number of a greeting: a marked ping to a member this member has just heard of, whose
+ * answer says whether it speaks fdkit, so that the death watch can take it in at once rather than when
+ * a probe happens to reach it. Its ack is this wire's, never the core's (whose numbers reach it only
+ * after 2^32 − 1 probes, and then pass).
+ */
+export const GREETING_SEQ = 0xffff_ffff;
 const NO_WATCH: Watch = { cancel: () => {} };
 
 /** A memberlist member's I/O around one core. */
@@ -111,6 +119,8 @@ export class MemberlistWire {
   private readonly foreign: DatagramBatcher;
   private answering: Answering | undefined;
   private readonly lastNameAt = new Map<string, string>();
+  /** Addresses greeted already, so that each is greeted once (bounded: cleared when it fills). */
+  private readonly greeted = new Set<string>();
 
   constructor(
     private readonly core: MlCorePort,
@@ -254,11 +264,12 @@ export class MemberlistWire {
     reply: ((bytes: Uint8Array) => void) | undefined,
   ): void {
     switch (message.type) {
-      case 'push-pull':
-        this.answer(reply, 'push-pull', 0, () =>
-          this.core.handleStream(from, pushPullFromMl(message, false, hostOf(from), this.receiver)),
-        );
+      case 'push-pull': {
+        const pushPull = pushPullFromMl(message, false, hostOf(from), this.receiver);
+        this.answer(reply, 'push-pull', 0, () => this.core.handleStream(from, pushPull));
+        this.greetAll(pushPull);
         return;
+      }
       case 'ping':
         if (message.fdkit === undefined) this.markSourceMemberlist(message);
         this.answer(reply, 'ack', message.seqNo, () =>
@@ -314,9 +325,12 @@ export class MemberlistWire {
       (b) => this.codec.openStream(b, false),
       ({ message }) => {
         switch (message.type) {
-          case 'push-pull':
-            this.core.handleStream(address, pushPullFromMl(message, true, hostOf(address), this.receiver));
+          case 'push-pull': {
+            const pushPull = pushPullFromMl(message, true, hostOf(address), this.receiver);
+            this.core.handleStream(address, pushPull);
+            this.greetAll(pushPull);
             return;
+          }
           case 'ack':
             this.core.handleStream(address, probeFromMl(message, this.nameAt(address) ?? ''));
             return;
@@ -343,7 +357,12 @@ export class MemberlistWire {
       return;
     }
     this.kinds.markFdkit(from);
-    for (const packet of decoded.packets) this.core.handlePacket(from, packet);
+    for (const packet of decoded.packets) {
+      if (packet.type === 'ack' && packet.seq === GREETING_SEQ) continue;
+      for (const update of packet.updates)
+        if (update.kind === 'alive') this.greet(update.name, update.address);
+      this.core.handlePacket(from, packet);
+    }
   }
 
   private receiveForeign(messages: readonly MlPacketMessage[], from: string): void {
@@ -352,7 +371,32 @@ export class MemberlistWire {
       if (lead.fdkit === FDKIT_MARK) this.kinds.markFdkit(from);
       else this.kinds.markMemberlist(from);
     }
-    for (const packet of packetsFromMl(messages, from, this.receiver)) this.core.handlePacket(from, packet);
+    for (const packet of packetsFromMl(messages, from, this.receiver)) {
+      if (packet.type === 'ack' && packet.seq === GREETING_SEQ) continue;
+      for (const update of packet.updates)
+        if (update.kind === 'alive') this.greet(update.name, update.address);
+      this.core.handlePacket(from, packet);
+    }
+  }
+
+  /** Greets the live members of a state exchange. */
+  private greetAll(pushPull: PushPull): void {
+    const { names, addresses, states } = pushPull.members;
+    for (let i = 0; i < names.length; i++) if (states[i] === ALIVE) this.greet(names[i]!, addresses[i]!);
+  }
+
+  /** Greets a member heard of at `address` whose kind is not known yet (see {@link GREETING_SEQ}). */
+  private greet(name: string, address: string): void {
+    if (name === this.core.name || this.kinds.isKnown(address) || this.greeted.has(address)) return;
+    if (this.greeted.size >= PEER_KINDS_MAX) this.greeted.clear();
+    this.greeted.add(address);
+    this.sendPacket(address, {
+      type: 'ping',
+      seq: GREETING_SEQ,
+      from: this.core.name,
+      target: name,
+      updates: [],
+    });
   }
 
   private markSourceMemberlist(ping: { readonly sourceNode?: string }): void {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchEnd } from '../../src/membership/connection.js';
 import { memberlistCodec } from '../../src/node/memberlist-attach.js';
-import { MemberlistWire, type MlCorePort, type MlWireHost } from '../../src/node/memberlist-wire.js';
+import { GREETING_SEQ, MemberlistWire, type MlCorePort, type MlWireHost } from '../../src/node/memberlist-wire.js';
 import { MemberDirectory } from '../../src/swim/directory.js';
 import type { Packet, StreamMessage } from '../../src/swim/messages.js';
 import type { Transport } from '../../src/transport/transport.js';
@@ -275,6 +275,46 @@ describe('MemberlistWire', () => {
       ['10.0.0.2:51000', { type: 'user', from: 'g', payload: Uint8Array.of(1, 2), updates: [] }],
       ['10.0.0.2:51001', { type: 'user', from: '', payload: Uint8Array.of(1, 2), updates: [] }],
     ]);
+  });
+
+  it("greets a member it hears of, once, with a marked ping whose ack is its own and not the core's", () => {
+    const r = rig();
+    const alive: MlPacketMessage = {
+      type: 'alive',
+      incarnation: 1,
+      node: 'h',
+      addr: Uint8Array.of(10, 0, 0, 4),
+      port: 7946,
+      meta: new Uint8Array(0),
+      vsn: VSN,
+    };
+    r.wire.receiveDatagram(mlDatagram([alive]), GO);
+    r.wire.receiveDatagram(mlDatagram([alive]), GO);
+    r.wire.flush();
+    expect(r.datagrams.map(([a]) => a)).toEqual(['10.0.0.4:7946']);
+    expect(readMl(r.datagrams[0]![1])).toEqual([
+      {
+        type: 'ping',
+        seqNo: GREETING_SEQ,
+        node: 'h',
+        sourceAddr: Uint8Array.of(10, 0, 0, 1),
+        sourcePort: 7946,
+        sourceNode: 'self',
+        fdkit: 1,
+      },
+    ]);
+    // Its answer: memberlist's ack from a Go member, fdkit's from an fdkit member (which marks it).
+    r.wire.receiveDatagram(
+      mlDatagram([{ type: 'ack', seqNo: GREETING_SEQ, payload: new Uint8Array(0) }]),
+      '10.0.0.4:7946',
+    );
+    const inner = encodePacket({ type: 'ack', seq: GREETING_SEQ, from: 'h', updates: [] });
+    r.wire.receiveDatagram(
+      encodeMlPacket(inner, { label: '', keys: [], compress: false, crc: false }, zeros),
+      '10.0.0.5:7946',
+    );
+    expect(r.packets.map(([, p]) => p.type)).toEqual(['gossip', 'gossip']);
+    expect(r.wire.kinds.isFdkit('10.0.0.5:7946')).toBe(true);
   });
 
   it('counts a datagram it cannot read, and hands nothing to the core', () => {

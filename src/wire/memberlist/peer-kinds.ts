@@ -25,6 +25,11 @@ export class PeerKinds {
     return this.kinds.get(address) === FDKIT;
   }
 
+  /** True when what `address` speaks is known, either way. */
+  isKnown(address: string): boolean {
+    return this.kinds.has(address);
+  }
+
   /** `address` holds an fdkit member: runs what waited for that. */
   markFdkit(address: string): void {
     if (this.kinds.get(address) === FDKIT) return;

@@ -1,6 +1,6 @@
 /**
  * Mixed clusters, in process: Go memberlist 0.2.2 agents (go-agent.ts) and fdkit nodes on memberlist's
- * wire (`createNode({ wire: 'memberlist' })`) on loopback. Metadata, broadcasts and direct messages both
+ * wire (`createNode({ wire: 'memberlist' })`) on loopback, 3 Go and 2 fdkit members unless a test needs fewer. Metadata, broadcasts and direct messages both
  * ways, encryption with shared 16- and 32-byte keys (and a member with another key kept out on both
  * sides), the label among fdkit members, the version vectors memberlist checks, and fdkit's own format
  * between fdkit members while Go never sees a message it cannot read. Every wait is bounded.
@@ -49,7 +49,7 @@ const fdkitGot = (m: FdkitMember, payload: string): boolean =>
 
 describe('metadata both ways', () => {
   it('a Go agent’s new metadata reaches the fdkit nodes, and an fdkit node’s reaches the Go agents', async () => {
-    const { agents, members } = await mixedCluster(['ga-meta', 'gb-meta'], ['fa-meta', 'fb-meta']);
+    const { agents, members } = await mixedCluster(['ga-meta', 'gb-meta', 'gc-meta'], ['fa-meta', 'fb-meta']);
     const [ga, gb] = agents;
     const [fa, fb] = members;
 
@@ -90,7 +90,7 @@ describe('metadata both ways', () => {
 
 describe('user messages both ways', () => {
   it('broadcasts reach every member of the other kind; direct messages only their target', async () => {
-    const { agents, members } = await mixedCluster(['ga-msg', 'gb-msg'], ['fa-msg', 'fb-msg']);
+    const { agents, members } = await mixedCluster(['ga-msg', 'gb-msg', 'gc-msg'], ['fa-msg', 'fb-msg']);
     const [ga, gb] = agents;
     const [fa, fb] = members;
 
@@ -136,7 +136,7 @@ describe('encryption with a shared keyring', () => {
   ] as const) {
     it(`Go and fdkit members sharing a ${bytes}-byte key converge`, async () => {
       const { agents } = await mixedCluster(
-        [`ga-k${bytes}`, `gb-k${bytes}`],
+        [`ga-k${bytes}`, `gb-k${bytes}`, `gc-k${bytes}`],
         [`fa-k${bytes}`, `fb-k${bytes}`],
         {
           keys: [key],
@@ -148,7 +148,7 @@ describe('encryption with a shared keyring', () => {
   }
 
   it('a member with another key stays out, Go or fdkit, and fdkit counts what it could not decrypt', async () => {
-    const { agents, members } = await mixedCluster(['ga-out', 'gb-out'], ['fa-out'], {
+    const { agents, members } = await mixedCluster(['ga-out', 'gb-out', 'gc-out'], ['fa-out', 'fb-out'], {
       keys: [KEY16],
       fdkit: { keyring: new Keyring([KEY16]) },
     });
@@ -167,14 +167,20 @@ describe('encryption with a shared keyring', () => {
     // Give gossip a few rounds: neither intruder appears anywhere, and neither knows anyone.
     await probePeriods([fa!], 2);
     for (const a of agents) {
-      expect((await a.members()).map((m) => m.name).sort()).toEqual(['fa-out', 'ga-out', 'gb-out']);
+      expect((await a.members()).map((m) => m.name).sort()).toEqual([
+        'fa-out',
+        'fb-out',
+        'ga-out',
+        'gb-out',
+        'gc-out',
+      ]);
     }
     expect(
       fa!.node
         .members()
         .map((m) => m.name)
         .sort(),
-    ).toEqual(['fa-out', 'ga-out', 'gb-out']);
+    ).toEqual(['fa-out', 'fb-out', 'ga-out', 'gb-out', 'gc-out']);
     expect((await outsider.members()).map((m) => m.name)).toEqual(['g-intruder']);
     expect(intruder.node.members().map((m) => m.name)).toEqual(['f-intruder']);
   }, 60_000);
@@ -274,7 +280,7 @@ describe('version vectors', () => {
 
 describe('fdkit’s additions among fdkit members', () => {
   it('the death watch runs between the fdkit nodes only, and Go never sees a message it cannot read', async () => {
-    const { agents, members } = await mixedCluster(['ga-kind', 'gb-kind'], ['fa-kind', 'fb-kind']);
+    const { agents, members } = await mixedCluster(['ga-kind', 'gb-kind', 'gc-kind'], ['fa-kind', 'fb-kind']);
     const [ga, gb] = agents;
     const [fa, fb] = members;
     const dead: { member: string; cause: string; at: number }[] = [];
