@@ -13,7 +13,7 @@ import type { Watch, WatchEnd } from '../membership/connection.js';
 import { ALIVE } from '../membership/member-state.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MemberDirectory } from '../swim/directory.js';
-import type { Packet, PushPull, StreamMessage } from '../swim/messages.js';
+import type { Packet, PushPull, StreamMessage, SuspectUpdate } from '../swim/messages.js';
 import { JOIN_REFUSAL_CODES, type JoinRefusalCode } from '../swim/refusal.js';
 import { addressPrefix, parseAddress } from '../transport/address.js';
 import type { Transport } from '../transport/transport.js';
@@ -107,6 +107,8 @@ const DONE: Promise<string | undefined> = Promise.resolve(undefined);
  * after 2^32 − 1 probes, and then pass).
  */
 export const GREETING_SEQ = 0xffff_ffff;
+/** Refused suspicions remembered as forwarded; cleared when full (a repeat costs one datagram each). */
+const FORWARDED_MAX = 4096;
 const NO_WATCH: Watch = { cancel: () => {} };
 
 /** A memberlist member's I/O around one core. */
@@ -121,6 +123,8 @@ export class MemberlistWire {
   private readonly lastNameAt = new Map<string, string>();
   /** Addresses greeted already, so that each is greeted once (bounded: cleared when it fills). */
   private readonly greeted = new Set<string>();
+  /** Refused suspicions forwarded to the fdkit members already (see `forwardRefusal`). */
+  private readonly forwarded = new Set<string>();
 
   constructor(
     private readonly core: MlCorePort,
@@ -169,6 +173,8 @@ export class MemberlistWire {
       this.native.add(address, encodePacket(packet));
       return;
     }
+    for (const update of packet.updates)
+      if (update.kind === 'suspect' && update.refused) this.forwardRefusal(update);
     try {
       for (const message of packetToMl(packet, this.sender)) {
         this.foreign.add(address, this.codec.encodeMessage(message));
@@ -377,6 +383,21 @@ export class MemberlistWire {
         if (update.kind === 'alive') this.greet(update.name, update.address);
       this.core.handlePacket(from, packet);
     }
+  }
+
+  /**
+   * A refused connection is evidence only fdkit members use, and memberlist's suspect has no field for
+   * it: when a suspicion carrying one goes to a member not known to speak fdkit, the mark would be lost
+   * on the gossip's random targets. It goes, once, to every fdkit member known instead, so that the
+   * watchers of a killed fdkit member see each other's refusals and convict together.
+   */
+  private forwardRefusal(update: SuspectUpdate): void {
+    const key = `${update.name}\u0000${update.incarnation}\u0000${update.from}`;
+    if (this.forwarded.has(key)) return;
+    if (this.forwarded.size >= FORWARDED_MAX) this.forwarded.clear();
+    this.forwarded.add(key);
+    const bytes = encodePacket({ type: 'gossip', from: this.core.name, updates: [update] });
+    for (const address of this.kinds.fdkitAddresses()) this.native.add(address, bytes);
   }
 
   /** Greets the live members of a state exchange. */

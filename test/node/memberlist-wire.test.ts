@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchEnd } from '../../src/membership/connection.js';
 import { memberlistCodec } from '../../src/node/memberlist-attach.js';
-import { GREETING_SEQ, MemberlistWire, type MlCorePort, type MlWireHost } from '../../src/node/memberlist-wire.js';
+import {
+  GREETING_SEQ,
+  MemberlistWire,
+  type MlCorePort,
+  type MlWireHost,
+} from '../../src/node/memberlist-wire.js';
 import { MemberDirectory } from '../../src/swim/directory.js';
 import type { Packet, StreamMessage } from '../../src/swim/messages.js';
 import type { Transport } from '../../src/transport/transport.js';
@@ -315,6 +320,31 @@ describe('MemberlistWire', () => {
     );
     expect(r.packets.map(([, p]) => p.type)).toEqual(['gossip', 'gossip']);
     expect(r.wire.kinds.isFdkit('10.0.0.5:7946')).toBe(true);
+  });
+
+  it('forwards a refused suspicion bound for a memberlist member to every fdkit member, once', () => {
+    const r = rig();
+    r.wire.kinds.markFdkit(FDKIT);
+    r.wire.kinds.markMemberlist(GO);
+    const refused: Packet = {
+      type: 'gossip',
+      from: 'self',
+      updates: [{ kind: 'suspect', name: 'x', incarnation: 4, from: 'self', refused: true }],
+    };
+    r.wire.sendPacket(GO, refused);
+    r.wire.sendPacket(GO, refused);
+    r.wire.flush();
+    const toFdkit = r.datagrams.filter(([a]) => a === FDKIT);
+    expect(toFdkit).toHaveLength(1);
+    const opened = decodeMlPacket(toFdkit[0]![1], { label: '', keys: [] });
+    expect(opened.ok && opened.kind === 'inner' && decodeDatagram(opened.inner)).toEqual({
+      ok: true,
+      packets: [refused],
+    });
+    // memberlist's suspect, without the mark, to the Go member each time (one compound: the same turn).
+    const toGo = r.datagrams.filter(([a]) => a === GO);
+    const suspect = { type: 'suspect', incarnation: 4, node: 'x', from: 'self' };
+    expect(toGo.map(([, b]) => readMl(b))).toEqual([[suspect, suspect]]);
   });
 
   it('counts a datagram it cannot read, and hands nothing to the core', () => {

@@ -25,6 +25,11 @@ export class PeerKinds {
     return this.kinds.get(address) === FDKIT;
   }
 
+  /** The addresses known to hold fdkit members. */
+  *fdkitAddresses(): IterableIterator<string> {
+    for (const [address, kind] of this.kinds) if (kind === FDKIT) yield address;
+  }
+
   /** True when what `address` speaks is known, either way. */
   isKnown(address: string): boolean {
     return this.kinds.has(address);
