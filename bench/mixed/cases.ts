@@ -1,6 +1,6 @@
 /**
- * The clusters of the mixed-cluster bench: which implementation each of the five members runs, who seeds
- * the cluster and who is killed. Data only.
+ * The clusters of the mixed-cluster bench: which implementation each member runs (five, and six for the
+ * death watch's case), who seeds the cluster and who is killed. Data only.
  */
 import type { Implementation } from './analysis.js';
 
@@ -35,6 +35,13 @@ export const CASES: readonly MixedCase[] = [
     label: 'mixed (3 Go + 2 fdkit), fdkit killed',
     members: ['go', 'go', 'go', 'fdkit', 'fdkit'],
     victim: 4,
+  },
+  // With a third fdkit member each fdkit member has two fdkit watchers, whose refusals convict.
+  {
+    id: 'mixed-3fdkit-victim',
+    label: 'mixed (3 Go + 3 fdkit), fdkit killed',
+    members: ['go', 'go', 'go', 'fdkit', 'fdkit', 'fdkit'],
+    victim: 5,
   },
 ];
 

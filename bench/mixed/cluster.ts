@@ -1,5 +1,5 @@
 /**
- * One five-member cluster of the mixed bench on 127.0.0.1: Go memberlist agents (test/wire/memberlist/
+ * One cluster (five or six members) of the mixed bench on 127.0.0.1: Go memberlist agents (test/wire/memberlist/
  * go-agent.ts, memberlist 0.2.2 at `DefaultLANConfig()`) and `fdkit agent --wire memberlist` processes
  * (test/cli/agent-process.ts, from dist/), the seed first and the others joining it. Every process is
  * one this module started, ended by its own handle (PID); both harnesses also kill what is left when the

@@ -1,5 +1,5 @@
 /**
- * Detection times in mixed clusters (issue 20): five-member clusters on 127.0.0.1 of Go memberlist
+ * Detection times in mixed clusters (issue 20): five- and six-member clusters on 127.0.0.1 of Go memberlist
  * agents, of `fdkit agent --wire memberlist`s, and of both (3 Go + 2 fdkit); one member gets SIGKILL and
  * every survivor's time to hold it dead is measured, so that a Go member seen by fdkit members (and an
  * fdkit member seen by Go members) can be set beside the pure clusters.

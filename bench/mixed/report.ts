@@ -85,7 +85,7 @@ Made by \`${head.command}\` (bench/mixed/main.ts) on ${head.date}, commit ${head
     head.totalS,
   )} s; ${head.machine.cpu} × ${head.machine.cpuCount}, Node.js ${head.machine.node}; ${versions}.
 
-Five-member clusters on 127.0.0.1: Go members are memberlist 0.2.2 at \`DefaultLANConfig()\`
+Five-member clusters (six for the death watch's case) on 127.0.0.1: Go members are memberlist 0.2.2 at \`DefaultLANConfig()\`
 (test/wire/memberlist/go-agent), fdkit members \`fdkit agent --wire memberlist --profile ${head.settings.profile}\`.
 The four clusters of a repetition run at the same time, fresh every repetition: once every member holds
 every other alive, and a warm-up (${head.settings.warmupS} s) later, each cluster's victim (never its seed)

@@ -240,12 +240,15 @@ describe('events', () => {
 });
 
 describe('cases', () => {
-  it('are five members, never kill their seed, and name members per implementation', () => {
+  it('are five members (six with three fdkit ones), never kill their seed, and name members per implementation', () => {
     for (const c of CASES) {
-      expect(c.members).toHaveLength(5);
+      expect(c.members).toHaveLength(c.id === 'mixed-3fdkit-victim' ? 6 : 5);
       expect(c.victim).toBeGreaterThan(0);
-      expect(c.victim).toBeLessThan(5);
+      expect(c.victim).toBeLessThan(c.members.length);
     }
+    const three = CASES.find((c) => c.id === 'mixed-3fdkit-victim')!;
+    expect(three.members.filter((m) => m === 'fdkit')).toHaveLength(3);
+    expect(three.members[three.victim]).toBe('fdkit');
     const mixed = CASES.find((c) => c.id === 'mixed-fdkit-victim')!;
     expect(memberNames(mixed)).toEqual(['go-1', 'go-2', 'go-3', 'fdkit-1', 'fdkit-2']);
     expect(mixed.members[mixed.victim]).toBe('fdkit');
