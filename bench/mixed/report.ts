@@ -35,7 +35,7 @@ function caseLabel(id: string): string {
 
 /** `Go seen by fdkit, mixed`: the chart's category of a path. */
 export function pathLabel(s: PathSummary): string {
-  const where = s.case.startsWith('mixed') ? 'mixed' : 'pure';
+  const where = s.case === 'mixed-3fdkit-victim' ? 'mixed 3+3' : s.case.startsWith('mixed') ? 'mixed 3+2' : 'pure';
   return `${NAMES[s.victim]} seen by ${NAMES[s.observers]}, ${where}`;
 }
 
@@ -119,7 +119,7 @@ export function chart(head: ReportHead, summaries: readonly PathSummary[]): stri
       return v === null ? null : v / 1000;
     });
   return barChart({
-    title: 'Time until a survivor holds a SIGKILLed member dead, 5-member clusters',
+    title: 'Time until a survivor holds a SIGKILLed member dead (Go + fdkit members)',
     yLabel: 'seconds after SIGKILL',
     categories: summaries.map(pathLabel),
     series: [

@@ -207,8 +207,8 @@ describe('summarize', () => {
       /Go\s+fdkit \(n=6\)\s+3\s+2\.30 \(1\.80–2\.60\)\s+2\.50 \(2\.00–2\.60\)\s+0\s+1\s+connection-refused 2, dead-gossip 1/,
     );
     expect(summarize(runs).map(pathLabel)).toEqual([
-      'Go seen by Go, mixed',
-      'Go seen by fdkit, mixed',
+      'Go seen by Go, mixed 3+2',
+      'Go seen by fdkit, mixed 3+2',
       'Go seen by Go, pure',
     ]);
   });
