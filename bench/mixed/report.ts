@@ -35,7 +35,8 @@ function caseLabel(id: string): string {
 
 /** `Go seen by fdkit, mixed`: the chart's category of a path. */
 export function pathLabel(s: PathSummary): string {
-  const where = s.case === 'mixed-3fdkit-victim' ? 'mixed 3+3' : s.case.startsWith('mixed') ? 'mixed 3+2' : 'pure';
+  const where =
+    s.case === 'mixed-3fdkit-victim' ? 'mixed 3+3' : s.case.startsWith('mixed') ? 'mixed 3+2' : 'pure';
   return `${NAMES[s.victim]} seen by ${NAMES[s.observers]}, ${where}`;
 }
 
