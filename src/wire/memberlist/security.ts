@@ -138,18 +138,3 @@ function open(
     return undefined;
   }
 }
-
-/** Version 0 of a message (PKCS7-padded), which memberlist speaking protocol 1 writes; for tests and peers that want it. */
-export function encryptMlVersion0(
-  key: Uint8Array,
-  plain: Uint8Array,
-  aad: Uint8Array,
-  fillRandom: (bytes: Uint8Array) => void,
-): Uint8Array {
-  const pad = BLOCK_BYTES - (plain.length % BLOCK_BYTES);
-  const padded = new Uint8Array(plain.length + pad).fill(pad);
-  padded.set(plain);
-  const out = encryptMl(key, padded, aad, fillRandom);
-  out[0] = 0;
-  return out;
-}

@@ -117,9 +117,6 @@ export type MlPacketMessage =
   | MlDead
   | MlUser;
 
-/** memberlist's node states in a push-pull (`NodeStateType`). */
-export const MlState = { alive: 0, suspect: 1, dead: 2, left: 3 } as const;
-
 /** `pushNodeState`: Name, Addr, Port, Meta, Incarnation, State, Vsn. */
 export interface MlNodeState {
   readonly name: string;

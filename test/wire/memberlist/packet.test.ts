@@ -17,9 +17,24 @@ import {
   type MlPacketOptions,
   type MlPacketResult,
 } from '../../../src/wire/memberlist/packet.js';
-import { encryptMl, encryptMlVersion0 } from '../../../src/wire/memberlist/security.js';
+import { encryptMl } from '../../../src/wire/memberlist/security.js';
 import type { MlPacketMessage } from '../../../src/wire/memberlist/types.js';
 import { arbMlPacketMessage } from './arbitraries.js';
+
+/** Version 0 of a message, as memberlist speaking protocol 1 writes it: the plaintext PKCS7-padded to 16 bytes. */
+function encryptMlVersion0(
+  key: Uint8Array,
+  plain: Uint8Array,
+  aad: Uint8Array,
+  fillRandom: (bytes: Uint8Array) => void,
+): Uint8Array {
+  const pad = 16 - (plain.length % 16);
+  const padded = new Uint8Array(plain.length + pad).fill(pad);
+  padded.set(plain);
+  const out = encryptMl(key, padded, aad, fillRandom);
+  out[0] = 0;
+  return out;
+}
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const KEY16 = new Uint8Array(16).fill(1);
