@@ -362,7 +362,7 @@ export class MemberlistWire {
       this.host.log.debug({ from, reason: decoded.reason, detail: decoded.detail }, 'dropped datagram');
       return;
     }
-    this.kinds.markFdkit(from);
+    this.kinds.markFdkit(from, decoded.packets[0]?.from);
     for (const packet of decoded.packets) {
       if (packet.type === 'ack' && packet.seq === GREETING_SEQ) continue;
       for (const update of packet.updates)
@@ -374,8 +374,8 @@ export class MemberlistWire {
   private receiveForeign(messages: readonly MlPacketMessage[], from: string): void {
     const lead = messages[0];
     if (lead !== undefined && (lead.type === 'ping' || lead.type === 'indirect-ping')) {
-      if (lead.fdkit === FDKIT_MARK) this.kinds.markFdkit(from);
-      else this.kinds.markMemberlist(from);
+      if (lead.fdkit === FDKIT_MARK) this.kinds.markFdkit(from, lead.sourceNode);
+      else this.kinds.markMemberlist(from, lead.sourceNode);
     }
     for (const packet of packetsFromMl(messages, from, this.receiver)) {
       if (packet.type === 'ack' && packet.seq === GREETING_SEQ) continue;
@@ -408,9 +408,16 @@ export class MemberlistWire {
 
   /** Greets a member heard of at `address` whose kind is not known yet (see {@link GREETING_SEQ}). */
   private greet(name: string, address: string): void {
-    if (name === this.core.name || this.kinds.isKnown(address) || this.greeted.has(address)) return;
+    if (name === this.core.name) return;
+    // A port reused by another member (a restart, under either implementation): what was learnt of the
+    // old one says nothing of the new, and memberlist's format is safe until the new one is heard.
+    const learnt = this.kinds.learntFrom(address);
+    if (learnt !== undefined && learnt !== name) this.kinds.forget(address);
+    else if (this.kinds.isKnown(address)) return;
+    const key = `${name}\u0000${address}`;
+    if (this.greeted.has(key)) return;
     if (this.greeted.size >= PEER_KINDS_MAX) this.greeted.clear();
-    this.greeted.add(address);
+    this.greeted.add(key);
     this.sendPacket(address, {
       type: 'ping',
       seq: GREETING_SEQ,
@@ -424,7 +431,7 @@ export class MemberlistWire {
     const name = ping.sourceNode;
     if (name === undefined) return;
     const address = this.receiver.addressOf(name);
-    if (address !== undefined) this.kinds.markMemberlist(address);
+    if (address !== undefined) this.kinds.markMemberlist(address, name);
   }
 
   /** The one member held at `address`'s IP, whatever its port; undefined for none or several. */

@@ -38,6 +38,21 @@ describe('parseKeyringFile', () => {
     expect(ring.keys()).toEqual([new Uint8Array(32).fill(2), new Uint8Array(32).fill(1)]);
   });
 
+  it("reads memberlist's 16- and 24-byte keys too (AES-128, AES-192), and no other length", () => {
+    const b64 = (n: number, fill: number): string => Buffer.alloc(n, fill).toString('base64');
+    const ring = parseKeyringFile('agent', 'keys', `${b64(16, 3)}\n${b64(24, 4)}\n${k(5)}\n`);
+    expect(ring.keys()).toEqual([
+      new Uint8Array(16).fill(3),
+      new Uint8Array(24).fill(4),
+      new Uint8Array(32).fill(5),
+    ]);
+    for (const n of [8, 15, 20, 31]) {
+      expect(usage(() => parseKeyringFile('agent', 'keys', `${b64(n, 1)}\n`))).toMatch(
+        /keys:1: not a base64 key/,
+      );
+    }
+  });
+
   it.each([
     { text: `${k(1)}\nnot base64 at all\n`, says: /keys:2: not a base64 key of 32 bytes/ },
     { text: `${k(1).slice(0, -1)}\n`, says: /keys:1: not a base64 key/ },

@@ -128,7 +128,7 @@ describe('fdkit agent key file', () => {
     },
     {
       what: 'a short key on line 2',
-      flags: ['--keyring-file', file('short', `${KEY}\n${Buffer.alloc(16).toString('base64')}\n`)],
+      flags: ['--keyring-file', file('short', `${KEY}\n${Buffer.alloc(20).toString('base64')}\n`)],
       says: /short:2: not a base64 key of 32 bytes/,
     },
     { what: 'a label without keys', flags: ['--label', 'prod'], says: /--label needs --keyring-file/ },

@@ -322,6 +322,40 @@ describe('MemberlistWire', () => {
     expect(r.wire.kinds.isFdkit('10.0.0.5:7946')).toBe(true);
   });
 
+  it('forgets what an address spoke when another member is heard of there, and greets the new one', () => {
+    const r = rig();
+    // f spoke fdkit at FDKIT; then h is heard of at that address (f's port reused by a Go member).
+    r.wire.receiveDatagram(
+      mlDatagram([{ type: 'ping', seqNo: 1, node: 'self', sourceNode: 'f', fdkit: 1 }]),
+      FDKIT,
+    );
+    expect(r.wire.kinds.isFdkit(FDKIT)).toBe(true);
+    const alive = (node: string): MlPacketMessage => ({
+      type: 'alive',
+      incarnation: 1,
+      node,
+      addr: Uint8Array.of(10, 0, 0, 3),
+      port: 7946,
+      meta: new Uint8Array(0),
+      vsn: VSN,
+    });
+    r.wire.receiveDatagram(mlDatagram([alive('f')]), GO);
+    r.wire.flush();
+    expect(r.datagrams).toEqual([]);
+    r.wire.receiveDatagram(mlDatagram([alive('h')]), GO);
+    expect(r.wire.kinds.isFdkit(FDKIT)).toBe(false);
+    r.wire.sendPacket(FDKIT, {
+      type: 'gossip',
+      from: 'self',
+      updates: [{ kind: 'dead', name: 'x', incarnation: 1, from: 'self' }],
+    });
+    r.wire.flush();
+    // The greeting and the gossip, both memberlist's (one compound), which a Go member reads.
+    expect(r.datagrams.map(([a, b]) => [a, readMl(b).map((m) => m.type)])).toEqual([
+      [FDKIT, ['ping', 'dead']],
+    ]);
+  });
+
   it('forwards a refused suspicion bound for a memberlist member to every fdkit member, once', () => {
     const r = rig();
     r.wire.kinds.markFdkit(FDKIT);

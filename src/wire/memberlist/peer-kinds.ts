@@ -18,6 +18,8 @@ export const PEER_KINDS_MAX = 16_384;
 /** The addresses this member knows to speak fdkit, and those it knows not to. */
 export class PeerKinds {
   private readonly kinds = new Map<string, number>();
+  /** The member each kind was learnt from, when it said its name: a new member at the address voids it. */
+  private readonly names = new Map<string, string>();
   private readonly waiting = new Map<string, (() => void)[]>();
 
   /** True when `address` is known to hold an fdkit member. */
@@ -30,13 +32,19 @@ export class PeerKinds {
     for (const [address, kind] of this.kinds) if (kind === FDKIT) yield address;
   }
 
+  /** The member whose messages taught what `address` speaks, when it named itself. */
+  learntFrom(address: string): string | undefined {
+    return this.names.get(address);
+  }
+
   /** True when what `address` speaks is known, either way. */
   isKnown(address: string): boolean {
     return this.kinds.has(address);
   }
 
   /** `address` holds an fdkit member: runs what waited for that. */
-  markFdkit(address: string): void {
+  markFdkit(address: string, name?: string): void {
+    if (name !== undefined) this.names.set(address, name);
     if (this.kinds.get(address) === FDKIT) return;
     this.remember(address, FDKIT);
     const waiting = this.waiting.get(address);
@@ -46,7 +54,8 @@ export class PeerKinds {
   }
 
   /** `address` holds a member that speaks only memberlist: what waited for fdkit there never runs. */
-  markMemberlist(address: string): void {
+  markMemberlist(address: string, name?: string): void {
+    if (name !== undefined) this.names.set(address, name);
     this.remember(address, MEMBERLIST);
     this.waiting.delete(address);
   }
@@ -71,11 +80,17 @@ export class PeerKinds {
     };
   }
 
+  /** Forgets what is known of `address` (a new member holds it now). */
+  forget(address: string): void {
+    this.kinds.delete(address);
+    this.names.delete(address);
+  }
+
   private remember(address: string, kind: number): void {
     if (!this.kinds.has(address) && this.kinds.size >= PEER_KINDS_MAX) {
       // A Map iterates in insertion order: its first key is the oldest.
       const oldest = this.kinds.keys().next();
-      if (oldest.done !== true) this.kinds.delete(oldest.value);
+      if (oldest.done !== true) this.forget(oldest.value);
     }
     this.kinds.set(address, kind);
   }
