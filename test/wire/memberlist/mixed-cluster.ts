@@ -107,8 +107,11 @@ export async function mixedCluster(
   const members: FdkitMember[] = [];
   for (const name of fdkitNames) {
     const member = await fdkitMember(name, options.fdkit);
+    // Every member joined at once (a push-pull each): the gossip of one join may miss a member at five,
+    // which then learns it only at the next push-pull, 30 s on.
+    const seeds = [...agents.map((a) => a.address), ...members.map((m) => m.address)];
     members.push(member);
-    await member.node.join([agents[0]!.address]);
+    await member.node.join(seeds);
   }
   await converged(agents, members);
   return { agents, members };
