@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { killHard, killOnExit } from '../support/child-cleanup.js';
 import { freePort } from '../support/free-port.js';
 import { distPath } from '../support/fresh-dist.js';
 
@@ -75,29 +76,6 @@ export function parseAgentLine(text: string, node: string): AgentLine | string {
   return value as AgentLine;
 }
 
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-/** Kills `child` for good: a stopped process is continued first, so that nothing is left stopped. */
-function killHard(child: ChildProcess): void {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    child.kill('SIGCONT');
-    child.kill('SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  // Last resort when the test process ends without its afterAll (a crash, a worker torn down).
-  process.once('exit', () => {
-    for (const child of live) killHard(child);
-  });
-}
-
 /**
  * Where an agent runs when not on loopback: in a network namespace (examples/support/netns.ts), bound to
  * that namespace's address.
@@ -136,7 +114,6 @@ export class AgentProcess {
    * through `ip netns exec` (which execs the agent: the child's pid is the agent's, and signals reach it).
    */
   constructor(name: string, port: number, args: readonly string[], placement?: AgentPlacement) {
-    installExitHook();
     this.name = name;
     this.port = port;
     this.netns = placement?.netns;
@@ -149,7 +126,7 @@ export class AgentProcess {
             stdio: ['ignore', 'pipe', 'pipe'],
           });
     this.child = child;
-    live.add(child);
+    killOnExit(child);
     createInterface({ input: child.stdout!, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (text) => {
       const at = performance.now();
       const parsed = parseAgentLine(text, name);
@@ -171,13 +148,11 @@ export class AgentProcess {
     this.whenClosed = new Promise<void>((resolve) => {
       child.on('close', () => {
         this.closed = true;
-        live.delete(child);
         resolve();
       });
       child.on('error', () => {
         // spawn failed: 'close' may never come.
         this.closed = true;
-        live.delete(child);
         resolve();
       });
     });

@@ -4,10 +4,11 @@
  * its own log line, a stop by PID (a polite signal, then SIGKILL), and a SIGKILL for every server still
  * running when the test process exits, so that a failed or interrupted run leaves nothing behind.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
+import { killOnExit } from '../support/child-cleanup.js';
 
 /** The system user a server runs as when the tests run as root (PostgreSQL refuses to run as root). */
 export interface SystemUser {
@@ -66,19 +67,6 @@ export function runSetup(
         else reject(new Error(`${binary} failed (${error.message}):\n${stdout}\n${stderr}`));
       },
     );
-  });
-}
-
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function killOnExit(child: ChildProcess): void {
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const c of running) c.kill('SIGKILL');
   });
 }
 

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { killHard, killOnExit } from '../../support/child-cleanup.js';
 import { freePort } from '../../support/free-port.js';
 import { type GoEvent, type GoMember, parseGoLine } from './go-agent-lines.js';
 
@@ -105,28 +106,6 @@ export interface GoAgentOptions {
   readonly readyTimeoutMs?: number;
 }
 
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function killHard(child: ChildProcess): void {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    // A stopped process is continued first so that nothing is left stopped.
-    child.kill('SIGCONT');
-    child.kill('SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of live) killHard(child);
-  });
-}
-
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
 /** One running Go agent. Create with {@link GoAgent.start}. */
@@ -145,7 +124,6 @@ export class GoAgent {
   private readonly listeners = new Set<() => void>();
 
   private constructor(binary: string, options: GoAgentOptions, port: number) {
-    installExitHook();
     this.name = options.name;
     this.port = port;
     this.address = `127.0.0.1:${port}`;
@@ -157,7 +135,7 @@ export class GoAgent {
     args.push('-profile', options.profile ?? 'lan', '-lifetime', `${options.lifetimeMs ?? 300_000}ms`);
     const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
-    live.add(child);
+    killOnExit(child);
     // A write after the process ended must not become an uncaught error.
     child.stdin!.on('error', () => {});
     createInterface({ input: child.stdout!, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (text) => {
@@ -175,7 +153,6 @@ export class GoAgent {
     });
     this.whenClosed = new Promise<void>((resolve) => {
       const done = (): void => {
-        live.delete(child);
         this.notify();
         resolve();
       };
