@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { LossNetwork } from '../../examples/support/netns.js';
 import { killEveryMember } from '../peers/cluster.js';
 import { buildMemberlistAgent, ensurePackages, versions } from '../peers/setup.js';
+import { runBounded } from '../support/bounded-main.js';
 import { ensureDist, sourceState } from '../support/dist.js';
 import { benchFlags, numberFlag, stringFlag, usageError } from '../support/flags.js';
 import { machine, progress, sleep, toJson, writeResult } from '../support/report.js';
@@ -279,34 +280,16 @@ async function run(s: Settings, argv: readonly string[]): Promise<void> {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const s = settings(argv);
-  const hardTimeout = setTimeout(() => {
-    progress(`hard timeout of ${s.timeoutS} s reached: killing every member`);
-    killEveryMember();
-    process.exit(1);
-  }, s.timeoutS * 1000);
   // The namespaces are deleted on exit by examples/support/netns.ts itself.
-  process.on('exit', killEveryMember);
-  let signalled = false;
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    // `on`, not `once`: a second signal (a wrapper such as tsx passes Ctrl-C on to its child) must not
-    // kill the process with its default action while the exit hook is still deleting namespaces.
-    process.on(signal, () => {
-      if (signalled) return;
-      signalled = true;
-      progress(`${signal}: killing every member and deleting the namespaces`);
-      killEveryMember();
-      process.exit(130);
-    });
-  }
-  try {
-    await run(s, argv);
-  } catch (error) {
-    progress(`bench:linkdown failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  } finally {
-    clearTimeout(hardTimeout);
-    killEveryMember();
-  }
+  await runBounded(
+    {
+      name: 'bench:linkdown',
+      timeoutS: s.timeoutS,
+      cleanup: killEveryMember,
+      onSignal: 'killing every member and deleting the namespaces',
+    },
+    () => run(s, argv),
+  );
 }
 
 await main();

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildGoAgent, lastBuild } from '../../test/wire/memberlist/go-agent.js';
 import { versions } from '../peers/setup.js';
+import { runBounded } from '../support/bounded-main.js';
 import { ensureDist, ROOT, sourceState } from '../support/dist.js';
 import { benchFlags, numberFlag, stringFlag, usageError } from '../support/flags.js';
 import { machine, progress, sleep, toJson, writeResult } from '../support/report.js';
@@ -236,24 +237,10 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const s = settings(argv);
   // The harnesses kill the processes they started when this process exits, however it does.
-  const hardTimeout = setTimeout(() => {
-    progress(`hard timeout of ${s.timeoutS} s reached: killing every member`);
-    process.exit(1);
-  }, s.timeoutS * 1000);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      progress(`${signal}: killing every member`);
-      process.exit(130);
-    });
-  }
-  try {
-    await run(s, argv);
-  } catch (error) {
-    progress(`bench:mixed failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  } finally {
-    clearTimeout(hardTimeout);
-  }
+  await runBounded(
+    { name: 'bench:mixed', timeoutS: s.timeoutS, cleanup: () => {}, onSignal: 'killing every member' },
+    () => run(s, argv),
+  );
 }
 
 await main();

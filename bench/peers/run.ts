@@ -43,6 +43,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBounded } from '../support/bounded-main.js';
 import { ensureDist, sourceState } from '../support/dist.js';
 import { benchFlags, numberFlag, stringFlag, usageError } from '../support/flags.js';
 import { formatSpread, formatTable, markdownTable, plainDigits } from '../support/format.js';
@@ -845,28 +846,15 @@ function roundDeep(value: unknown): unknown {
 
 async function main(): Promise<void> {
   const s = settings(process.argv.slice(2));
-  const hardTimeout = setTimeout(() => {
-    progress(`hard timeout of ${s.timeoutS} s reached: killing every member`);
-    cleanup();
-    process.exit(1);
-  }, s.timeoutS * 1000);
-  process.on('exit', cleanup);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      progress(`${signal}: killing every member and deleting the nftables table`);
-      cleanup();
-      process.exit(130);
-    });
-  }
-  try {
-    await run(s);
-  } catch (error) {
-    progress(`bench:peers failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  } finally {
-    clearTimeout(hardTimeout);
-    cleanup();
-  }
+  await runBounded(
+    {
+      name: 'bench:peers',
+      timeoutS: s.timeoutS,
+      cleanup,
+      onSignal: 'killing every member and deleting the nftables table',
+    },
+    () => run(s),
+  );
 }
 
 await main();
