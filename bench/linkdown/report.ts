@@ -3,7 +3,7 @@
  * the ratios) and `linkdown.md` (the tables), and the plain table for stdout.
  */
 import { formatSpread, formatTable, markdownTable, plainDigits } from '../support/format.js';
-import { round } from '../support/stats.js';
+import { roundDeep } from '../support/stats.js';
 import type { LinkDownRatio, LinkDownRun, LinkDownSummary } from './analysis.js';
 
 /** What the report says about how and where it was made. */
@@ -96,16 +96,6 @@ ${markdownTable(SUMMARY_HEADER, summaries.map(summaryCells))}
 
 ${markdownTable(RATIO_HEADER, ratios.map(ratioCells))}
 `;
-}
-
-/** Numbers rounded to 3 decimals, infinities and NaN as null, for the JSON. */
-export function roundDeep(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isFinite(value) ? round(value, 3) : null;
-  if (Array.isArray(value)) return value.map(roundDeep);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundDeep(v)]));
-  }
-  return value;
 }
 
 /** `linkdown.json`'s content. */

@@ -4,7 +4,7 @@
  */
 
 import { formatSpread, formatTable, markdownTable } from '../support/format.js';
-import { round } from '../support/stats.js';
+import { roundDeep } from '../support/stats.js';
 import { barChart } from '../support/svg-chart.js';
 import type { Implementation, MixedRun, PathSummary } from './analysis.js';
 import { CASES } from './cases.js';
@@ -133,16 +133,6 @@ export function chart(head: ReportHead, summaries: readonly PathSummary[]): stri
     formatValue: (v) => v.toFixed(1),
     note: `every survivor of each kind, ${head.settings.reps} repetitions; Go: memberlist 0.2.2 DefaultLANConfig, fdkit: --wire memberlist --profile ${head.settings.profile}; loopback`,
   });
-}
-
-/** Numbers rounded to 3 decimals, infinities and NaN as null, for the JSON. */
-function roundDeep(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isFinite(value) ? round(value, 3) : null;
-  if (Array.isArray(value)) return value.map(roundDeep);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundDeep(v)]));
-  }
-  return value;
 }
 
 /** `mixed.json`'s content. */

@@ -48,7 +48,7 @@ import { ensureDist, sourceState } from '../support/dist.js';
 import { benchFlags, numberFlag, stringFlag, usageError } from '../support/flags.js';
 import { formatSpread, formatTable, markdownTable, plainDigits } from '../support/format.js';
 import { machine, progress, sleep, toJson, writeResult } from '../support/report.js';
-import { median, ratio, round, spread } from '../support/stats.js';
+import { median, ratio, round, roundDeep, spread } from '../support/stats.js';
 import {
   analyzeKill,
   type CostSummary,
@@ -832,16 +832,6 @@ async function run(s: Settings): Promise<void> {
     const { header, cells } = comparisonCells(rows, settingsUsed.systems);
     process.stdout.write(`${formatTable(header, cells)}\n${notes.map((n) => `\n${n}`).join('')}\n`);
   }
-}
-
-/** Numbers rounded to 3 decimals everywhere in a report (timings in ms keep 1). */
-function roundDeep(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isFinite(value) ? round(value, 3) : null;
-  if (Array.isArray(value)) return value.map(roundDeep);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundDeep(v)]));
-  }
-  return value;
 }
 
 async function main(): Promise<void> {

@@ -24,6 +24,16 @@ export function round(x: number, digits = 3): number {
   return Math.round(x * f) / f;
 }
 
+/** Every number of a report rounded to 3 decimals, infinities and NaN as null, for its JSON. */
+export function roundDeep(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? round(value, 3) : null;
+  if (Array.isArray(value)) return value.map(roundDeep);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundDeep(v)]));
+  }
+  return value;
+}
+
 /** A value over several runs: its median, smallest and largest value, and how many runs had one. */
 export interface Spread {
   readonly median: number | null;
