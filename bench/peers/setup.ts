@@ -17,9 +17,9 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GOPATH, goBuildOffline } from '../../test/support/go-build.js';
 import { progress } from '../support/report.js';
 
-const GOPATH = '/usr/share/gocode';
 const MEMBERLIST_SRC = `${GOPATH}/src/github.com/hashicorp/memberlist`;
 const PATH_WITH_SBIN = `${process.env.PATH ?? ''}:/usr/sbin:/sbin`;
 
@@ -96,22 +96,6 @@ export function buildMemberlistAgent(): string {
   if (existsSync(binary) && statSync(binary).mtimeMs >= statSync(source).mtimeMs) return binary;
   mkdirSync(dir, { recursive: true });
   progress(`building the memberlist agent offline against ${GOPATH} (GO111MODULE=off, GOPROXY=off)`);
-  const r = spawnSync('go', ['build', '-o', binary, '.'], {
-    cwd: AGENT_DIR,
-    encoding: 'utf8',
-    timeout: 300_000,
-    env: {
-      ...process.env,
-      GO111MODULE: 'off',
-      GOPATH,
-      GOPROXY: 'off',
-      GOFLAGS: '',
-      GOSUMDB: 'off',
-      GOCACHE: join(dir, 'gocache'),
-    },
-  });
-  if (r.status !== 0) {
-    throw new Error(`go build of bench/peers/memberlist-agent failed:\n${r.stderr ?? ''}${r.stdout ?? ''}`);
-  }
+  goBuildOffline(AGENT_DIR, binary, dir, 'bench/peers/memberlist-agent');
   return binary;
 }

@@ -9,7 +9,7 @@
  * binary and Go's cache live in `$TMPDIR/fdkit-go-agent-build`, rebuilt when a Go file of the agent is
  * newer than the binary.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,11 +18,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { killHard, killOnExit } from '../../support/child-cleanup.js';
 import { freePort } from '../../support/free-port.js';
+import { goBuildOffline } from '../../support/go-build.js';
 import { type GoEvent, type GoMember, parseGoLine } from './go-agent-lines.js';
 
 export type { GoEvent, GoMember, GoMemberEvent, GoMemberState } from './go-agent-lines.js';
 
-const GOPATH = '/usr/share/gocode';
 const SOURCE_DIR = fileURLToPath(new URL('./go-agent/', import.meta.url));
 const BUILD_DIR = join(tmpdir(), 'fdkit-go-agent-build');
 
@@ -51,26 +51,7 @@ export function buildGoAgent(): string {
   }
   mkdirSync(BUILD_DIR, { recursive: true });
   const own = `${binary}.${process.pid}`;
-  const r = spawnSync('go', ['build', '-o', own, '.'], {
-    cwd: SOURCE_DIR,
-    encoding: 'utf8',
-    timeout: 300_000,
-    env: {
-      ...process.env,
-      GO111MODULE: 'off',
-      GOPATH,
-      GOPROXY: 'off',
-      GOFLAGS: '',
-      GOSUMDB: 'off',
-      GOCACHE: join(BUILD_DIR, 'gocache'),
-    },
-  });
-  if (r.status !== 0) {
-    const why = r.error === undefined ? '' : `${r.error.message}\n`;
-    throw new Error(
-      `go build of test/wire/memberlist/go-agent failed:\n${why}${r.stderr ?? ''}${r.stdout ?? ''}`,
-    );
-  }
+  goBuildOffline(SOURCE_DIR, own, BUILD_DIR, 'test/wire/memberlist/go-agent');
   renameSync(own, binary);
   lastBuild.ms = performance.now() - started;
   lastBuild.compiled = true;

@@ -18,9 +18,9 @@ import { decodeMlPacket, encodeMlPacket } from '../../../src/wire/memberlist/pac
 import { decryptMl, encryptMl } from '../../../src/wire/memberlist/security.js';
 import { encodeMlStream, MlStreamReader } from '../../../src/wire/memberlist/stream.js';
 import type { MlErr, MlPacketMessage, MlStreamMessage } from '../../../src/wire/memberlist/types.js';
+import { goBuildOffline } from '../../support/go-build.js';
 
 const SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'go-vectors');
-const GOPATH = '/usr/share/gocode';
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const unhex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const zeros = (b: Uint8Array) => b.fill(0);
@@ -34,21 +34,7 @@ function build(): string {
   const dir = join(tmpdir(), 'fdkit-go-vectors-build');
   mkdirSync(dir, { recursive: true });
   const out = join(dir, 'go-vectors');
-  const r = spawnSync('go', ['build', '-o', out, '.'], {
-    cwd: SOURCE,
-    encoding: 'utf8',
-    timeout: 300_000,
-    env: {
-      ...process.env,
-      GO111MODULE: 'off',
-      GOPATH,
-      GOPROXY: 'off',
-      GOFLAGS: '',
-      GOSUMDB: 'off',
-      GOCACHE: join(dir, 'gocache'),
-    },
-  });
-  if (r.status !== 0) throw new Error(`go build of go-vectors failed:\n${r.stderr}${r.stdout}`);
+  goBuildOffline(SOURCE, out, dir, 'go-vectors');
   return out;
 }
 
