@@ -199,6 +199,8 @@ export interface ArmSummary {
   readonly violations: readonly { readonly scenario: string; readonly violation: Violation }[];
   /** Of those, the {@link HARD_VIOLATIONS}. */
   readonly hardViolations: number;
+  /** Of those, the ones in the gate scenarios (n = 20 and 100), where the issue's bar applies. */
+  readonly gateViolations: number;
   /** False suspicions over every scenario, over memberlist's; null when memberlist has none. */
   readonly suspicionsRatio: number | null;
   /** Geometric mean of the all-know ratios over the gate scenarios (n = 20 and 100); null without any. */
@@ -240,6 +242,7 @@ export function summarize(
     feasible: violations.length === 0,
     violations,
     hardViolations: violations.filter((v) => HARD_VIOLATIONS.has(v.violation)).length,
+    gateViolations: violations.filter((v) => byKey.get(v.scenario)?.gate === true).length,
     suspicionsRatio: ratioOf(
       stats.reduce((a, s) => a + s.falseSuspicions, 0),
       memberlist.reduce((a, s) => a + s.falseSuspicions, 0),
@@ -260,11 +263,11 @@ export function summarize(
 
 /**
  * Orders arms best first: feasible before infeasible, then fewer hard violations (false deaths, load,
- * misses), then no more false suspicions than memberlist's over all scenarios before more (per scenario,
- * an excess beyond noise still comes by chance: memberlist's values exceed themselves in about half the
- * scenarios, so counting them preferred an arm without the host silence, 1.25 × slower, to one at 0.5 ×
- * with 0.98 × memberlist's suspicions), then the smaller geometric mean of the all-know ratios (a
- * missing one last), then the smaller worst ratio; ties keep their order.
+ * misses), then fewer violations in the gate scenarios (n = 20 and 100, where the issue asks for no more
+ * false suspicions than memberlist's scenario by scenario), then no more false suspicions than
+ * memberlist's over all scenarios before more (at n = 5 an excess beyond noise still comes by chance:
+ * memberlist's values exceed themselves in about half the scenarios), then the smaller geometric mean of
+ * the all-know ratios (a missing one last), then the smaller worst ratio; ties keep their order.
  */
 export function rank<T extends { readonly summary: ArmSummary }>(arms: readonly T[]): T[] {
   const inf = (v: number | null): number => v ?? Number.POSITIVE_INFINITY;
@@ -274,6 +277,7 @@ export function rank<T extends { readonly summary: ArmSummary }>(arms: readonly 
       (a, b) =>
         Number(b.arm.summary.feasible) - Number(a.arm.summary.feasible) ||
         a.arm.summary.hardViolations - b.arm.summary.hardViolations ||
+        a.arm.summary.gateViolations - b.arm.summary.gateViolations ||
         Number(inf(a.arm.summary.suspicionsRatio) > 1) - Number(inf(b.arm.summary.suspicionsRatio) > 1) ||
         cmp(inf(a.arm.summary.gateGeomeanRatio), inf(b.arm.summary.gateGeomeanRatio)) ||
         cmp(inf(a.arm.summary.gateWorstRatio), inf(b.arm.summary.gateWorstRatio)) ||

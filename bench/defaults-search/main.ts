@@ -30,7 +30,7 @@ import { duration, markdown, type Output, outputJson, type ProfileOutput, parseO
 import { SearchPool, type SearchRunRecord, type SearchRunSpec, serveSearchRuns } from './run.js';
 import { type SearchProfile, scenariosOf, seedsFor } from './scenarios.js';
 import { chosen, type ProfilePlan, type Runner, type StageResult, searchProfile } from './search.js';
-import { parseKey, spaceOf, type Values } from './space.js';
+import { keyOf, parseKey, spaceOf, type Values } from './space.js';
 
 const USAGE =
   'usage: tsx bench/defaults-search/main.ts [--quick] [--profile lan|wan|local] [--also PROFILE=KEY ...] [--jobs N] [--json]';
@@ -317,7 +317,9 @@ async function main(): Promise<void> {
     benchmark: 'fdkit defaults search (simulator, issue 19)',
     date: new Date().toISOString(),
     mode: s.quick ? 'quick' : 'full',
-    command: `npm run bench:defaults --${s.quick ? ' --quick' : ''}${s.plans.length === 1 ? ` --profile ${s.plans[0]!.profile}` : ''}`,
+    command: `npm run bench:defaults --${s.quick ? ' --quick' : ''}${s.plans.length === 1 ? ` --profile ${s.plans[0]!.profile}` : ''}${s.plans
+      .flatMap((p) => (p.alsoFinal ?? []).map((v) => ` --also '${p.profile}=${keyOf(v)}'`))
+      .join('')}`,
     source: sourceState(),
     engine: { hostSilence: HAS_HOST_SILENCE },
     loadBound: LOAD_BOUND,

@@ -7,7 +7,7 @@ import { formatNumber, markdownTable } from '../support/format.js';
 import { round } from '../support/stats.js';
 import { type ArmSummary, NOISE_SE, rank, type ScenarioStats, type Violation } from './evaluate.js';
 import type { Scenario, SearchProfile } from './scenarios.js';
-import type { Arm, ArmResult, ProfilePlan, StageResult } from './search.js';
+import { type Arm, type ArmResult, type ProfilePlan, pickOf, type StageResult } from './search.js';
 import { PARAMS, type Space, type Values } from './space.js';
 
 /** The done-when bar of the issue: all-know time at most this multiple of memberlist's, n = 20 and 100. */
@@ -151,7 +151,7 @@ export function parseOutput(text: string): Output {
         arms: rank((st.arms as unknown as Record<string, unknown>[]).map(armOf)),
       }));
       const final = stages.find((st) => st.name === 'final');
-      const chosen = final?.arms.find((a) => a.role === 'candidate')?.key ?? p.chosen;
+      const chosen = (final === undefined ? undefined : pickOf(final.arms))?.key ?? p.chosen;
       return { ...p, stages, chosen };
     }),
   };
@@ -320,7 +320,7 @@ export function markdown(o: Output): string {
     '',
     'Every configuration runs on fdkit\'s engine. "memberlist" is memberlist\'s defaults with fdkit\'s toggleable extras off (freeze guard, death watch); fdkit\'s always-on departures (the buddy system on every path, the accuser\'s re-probe, the last word, the TCP fallback ping, the refused-connection check of a late probe) stay on, so it is memberlist as near as fdkit gets, not memberlist itself. "fdkit old" is the same configuration with the extras on (the shipped behaviour before this issue); "fdkit new" is the candidate the search picks.',
     '',
-    `**Objective:** the median time until every live member holds a crashed host dead (host crashes only: no kernel evidence), as a ratio to memberlist's in the same scenario and seeds, geometric mean over the scenarios at n = 20 and 100. **Constraints, in every scenario** (\`compare\` in evaluate.ts): hard ones: no healthy, paused or cut-off member declared dead; at most ${o.loadBound}× memberlist's messages per member and second; no more missed crashes than memberlist. Counted ones, compared seed by seed on the same seeds: no more false suspicions than memberlist's (suspicions of any member whose process was up, starved ones included, counted once per member holding them), and no more deaths of CPU-starved members (memberlist and fdkit old declare them dead hundreds of times in those scenarios, so zero is out of reach for the baselines themselves). An excess of a count is a violation when the mean of the per-seed differences is more than ${NOISE_SE} standard errors above zero; below that it is listed as within noise (a configuration equal to memberlist's exceeds it in about half the scenarios by chance). **Ranking:** feasible first, then fewer hard violations, then fewer violations, then the objective. In the CPU-starved scenarios the all-know time is set by the starved members' own views (the column "all but the starved know" leaves them out).`,
+    `**Objective:** the median time until every live member holds a crashed host dead (host crashes only: no kernel evidence), as a ratio to memberlist's in the same scenario and seeds, geometric mean over the scenarios at n = 20 and 100. **Constraints, in every scenario** (\`compare\` in evaluate.ts): hard ones: no healthy, paused or cut-off member declared dead; at most ${o.loadBound}× memberlist's messages per member and second; no more missed crashes than memberlist. Counted ones, compared seed by seed on the same seeds: no more false suspicions than memberlist's (suspicions of any member whose process was up, starved ones included, counted once per member holding them), and no more deaths of CPU-starved members (memberlist and fdkit old declare them dead hundreds of times in those scenarios, so zero is out of reach for the baselines themselves). An excess of a count is a violation when the mean of the per-seed differences is more than ${NOISE_SE} standard errors above zero; below that it is listed as within noise (a configuration equal to memberlist's exceeds it in about half the scenarios by chance). **Ranking** (\`rank\` in evaluate.ts): feasible first, then fewer hard violations, then fewer violations at n = 20 and 100 (where the issue's bar applies, scenario by scenario), then no more false suspicions than memberlist's summed over every scenario (at n = 5 an excess beyond noise still comes by chance), then the geometric mean of the all-know ratios, then the worst ratio. "fdkit new" is the best finalist a profile can carry: one that needs the adaptive probe timeout (a node option) is not picked. In the CPU-starved scenarios the all-know time is set by the starved members' own views (the column "all but the starved know" leaves them out).`,
     '',
     ...o.profiles.map(profileSection),
   ];

@@ -226,8 +226,17 @@ export async function searchProfile(plan: ProfilePlan, space: Space, runner: Run
   return stages;
 }
 
-/** The arm the search picks: the best-ranked candidate of the final stage. */
+/**
+ * The arm the search picks among ranked `arms`: the best candidate a profile can carry. The adaptive probe
+ * timeout is a node option (`adaptiveProbeTimeout`), not a profile field, so candidates that need it are
+ * reported but not picked.
+ */
+export function pickOf<T extends Pick<ArmResult, 'role' | 'values'>>(arms: readonly T[]): T | undefined {
+  return arms.find((a) => a.role === 'candidate' && a.values.adaptive === 0);
+}
+
+/** The arm the search picks: see {@link pickOf}, over the final stage. */
 export function chosen(stages: readonly StageResult[]): ArmResult | undefined {
   const final = stages.find((s) => s.name === 'final');
-  return final === undefined ? undefined : candidates(final.arms)[0];
+  return final === undefined ? undefined : pickOf(final.arms);
 }

@@ -22,6 +22,7 @@ import { type Scenario, scenariosOf } from '../../bench/defaults-search/scenario
 import {
   type ArmResult,
   pickFinalists,
+  pickOf,
   type Runner,
   searchProfile,
 } from '../../bench/defaults-search/search.js';
@@ -259,6 +260,22 @@ describe('summarize', () => {
       { scenario: 'b', violation: 'suspicions' },
     ]);
   });
+
+  it('counts the violations of the gate scenarios apart from those at n = 5', () => {
+    const s = summarize(
+      st,
+      [
+        { ...ratio('a', 0.5), violations: ['suspicions'] },
+        ratio('b', 0.8),
+        { ...ratio('c', 2), violations: ['suspicions', 'slow-deaths'] },
+      ],
+      scenarios,
+      ml,
+    );
+    expect(s.violations).toHaveLength(3);
+    expect(s.gateViolations).toBe(1);
+    expect(s.hardViolations).toBe(0);
+  });
 });
 
 describe('rank', () => {
@@ -270,12 +287,14 @@ describe('rank', () => {
     worst = 1,
     hard = violations,
     suspicionsRatio = 1,
+    gate = 0,
   ) => ({
     key,
     summary: {
       feasible,
       violations: Array.from({ length: violations }, () => ({ scenario: 's', violation: 'load' as const })),
       hardViolations: hard,
+      gateViolations: gate,
       suspicionsRatio,
       gateGeomeanRatio: geomean,
       gateWorstRatio: worst,
@@ -296,6 +315,17 @@ describe('rank', () => {
     expect(order).toEqual(['I', 'H', 'J']);
   });
 
+  it('among arms without hard violations, puts fewer violations at n = 20 and 100 before fewer suspicions and speed', () => {
+    // K: fast, fewer suspicions in total, but over memberlist's in two gate scenarios; L: slower, no gate
+    // violation (its excesses are at n = 5, where the issue's bar does not apply); M: as L with one.
+    const order = rank([
+      arm('K', false, 2, 0.5, 0.9, 0, 0.96, 2),
+      arm('L', false, 6, 0.51, 1.4, 0, 0.56, 0),
+      arm('M', false, 1, 0.45, 0.9, 0, 0.5, 1),
+    ]).map((a) => a.key);
+    expect(order).toEqual(['L', 'M', 'K']);
+  });
+
   it('puts feasible arms first, then fewer hard violations, then the smaller ratio, then the smaller worst', () => {
     const order = rank([
       arm('A', true, 0, 0.7),
@@ -307,6 +337,25 @@ describe('rank', () => {
       arm('G', false, 3, 0.1, 1, 0),
     ]).map((a) => a.key);
     expect(order).toEqual(['F', 'C', 'A', 'D', 'G', 'B', 'E']);
+  });
+});
+
+describe('pickOf', () => {
+  const arm = (key: string, role: 'candidate' | 'memberlist', adaptive: number) => ({
+    key,
+    role,
+    values: { ...MEMBERLIST.lan, adaptive },
+  });
+
+  it('picks the best candidate a profile can carry: never a baseline, never one that needs the adaptive timeout', () => {
+    const ranked = [
+      arm('ml', 'memberlist', 0),
+      arm('a1', 'candidate', 1),
+      arm('c', 'candidate', 0),
+      arm('d', 'candidate', 0),
+    ];
+    expect(pickOf(ranked)?.key).toBe('c');
+    expect(pickOf(ranked.slice(0, 2))).toBeUndefined();
   });
 });
 
