@@ -4,6 +4,7 @@
  * configuration (src/swim/timing.ts).
  */
 import type { SwimConfig } from '../../src/swim/config.js';
+import { lan } from '../../src/swim/profiles.js';
 import { expectedTiming } from '../../src/swim/timing.js';
 
 /** One event line of one observer, at a time of the bench (ms). */
@@ -75,6 +76,9 @@ export interface ConvergenceBound {
   readonly packetsPerSweep: number;
   /** Rounds for a member's gossip to carry all of them, at gossipNodes packets a round. */
   readonly roundsPerSweep: number;
+  /** The fan-out and the gossip interval the bound assumes (the configuration's, else lan's). */
+  readonly gossipNodes: number;
+  readonly gossipIntervalMs: number;
   /** Times each statement is sent by each member that holds it (timing.ts). */
   readonly retransmitLimit: number;
   /** The push-pull interval at this size: the full-state repair, whatever gossip missed. */
@@ -101,15 +105,16 @@ export function convergenceBound(
   aliveBytes: number,
 ): ConvergenceBound {
   const t = expectedTiming(config, n);
-  const packetBytesMax = config.packetBytesMax ?? 1400;
-  const gossipNodes = config.gossipNodes ?? 3;
-  const gossipIntervalMs = config.gossipIntervalMs ?? 200;
+  // The fields not given are lan's, the agents' default, as expectedTiming takes them.
+  const { packetBytesMax, gossipNodes, gossipIntervalMs } = { ...lan, ...config };
   const packetsPerSweep = Math.ceil(((n - 1) * aliveBytes) / packetBytesMax);
   const roundsPerSweep = Math.ceil(packetsPerSweep / gossipNodes);
   return {
     disseminationMs: t.disseminationMs,
     packetsPerSweep,
     roundsPerSweep,
+    gossipNodes,
+    gossipIntervalMs,
     retransmitLimit: t.retransmitLimit,
     pushPullIntervalMs: t.pushPullIntervalMs,
     boundMs: t.disseminationMs + roundsPerSweep * gossipIntervalMs * t.retransmitLimit,

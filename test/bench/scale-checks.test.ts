@@ -78,24 +78,31 @@ describe('killKnown', () => {
 });
 
 describe('convergenceBound', () => {
-  it('at 100 members: 7 rounds of dissemination, and one round of 3 packets drained 12 times', () => {
-    // lan's fan-out of 4: log5(100) + ln(100)/4 = 2.86 + 1.15 → 5, plus 2 rounds: 7 × 200 ms. 99 × 30 B = 2970 B: 3 packets,
-    // one round of 3; retransmitLimit = 4 × ceil(log10 101) = 12.
+  it('at 100 members: 6 rounds of dissemination, and one round of 3 packets drained 12 times', () => {
+    // lan's fan-out of 5: log6(100) + ln(100)/5 = 2.57 + 0.92 → 4, plus 2 rounds: 6 × 200 ms. 99 × 30 B = 2970 B: 3 packets,
+    // one round of up to 5; retransmitLimit = 4 × ceil(log10 101) = 12.
     const b = convergenceBound({}, 100, 30);
-    expect(b.disseminationMs).toBe(1400);
+    expect(b.disseminationMs).toBe(1200);
     expect(b.packetsPerSweep).toBe(3);
     expect(b.roundsPerSweep).toBe(1);
+    expect([b.gossipNodes, b.gossipIntervalMs]).toEqual([5, 200]);
     expect(b.retransmitLimit).toBe(12);
     expect(b.pushPullIntervalMs).toBe(90_000);
-    expect(b.boundMs).toBe(1400 + 12 * 200);
+    expect(b.boundMs).toBe(1200 + 12 * 200);
   });
 
   it('grows with the statements to carry: 200 members of 60-byte statements', () => {
-    // 199 × 60 = 11940 B: 9 packets, over lan's fan-out of 4 in 3 rounds; log5(200) + ln(200)/4 = 3.29 +
-    // 1.32 → 5, + 2 = 7 rounds; retransmitLimit = 4 × ceil(log10 201) = 12.
+    // 199 × 60 = 11940 B: 9 packets, over lan's fan-out of 5 in 2 rounds; log6(200) + ln(200)/5 = 2.96 +
+    // 1.06 → 5, + 2 = 7 rounds; retransmitLimit = 4 × ceil(log10 201) = 12.
     const b = convergenceBound({}, 200, 60);
     expect(b.packetsPerSweep).toBe(9);
+    expect(b.roundsPerSweep).toBe(2);
+    expect(b.boundMs).toBe(7 * 200 + 2 * 12 * 200);
+  });
+
+  it('takes the fields it is given over lan', () => {
+    // memberlist's fan-out of 3: 9 packets in 3 rounds.
+    const b = convergenceBound({ gossipNodes: 3 }, 200, 60);
     expect(b.roundsPerSweep).toBe(3);
-    expect(b.boundMs).toBe(7 * 200 + 3 * 12 * 200);
   });
 });

@@ -73,13 +73,31 @@ describe('profiles', () => {
     expect(changed(lan, memberlistLan).sort()).toEqual([
       'gossipNodes',
       'hostSilenceMs',
+      'indirectChecks',
       'probeTimeoutMs',
       'suspicionMult',
     ]);
-    expect([lan.probeTimeoutMs, lan.suspicionMult, lan.gossipNodes, lan.hostSilenceMs]).toEqual([
-      200, 5, 4, 1000,
+    expect([
+      lan.probeTimeoutMs,
+      lan.suspicionMult,
+      lan.indirectChecks,
+      lan.gossipNodes,
+      lan.hostSilenceMs,
+    ]).toEqual([300, 5, 5, 5, 1000]);
+    expect(changed(wan, memberlistWan).sort()).toEqual([
+      'gossipIntervalMs',
+      'gossipNodes',
+      'hostSilenceMs',
+      'indirectChecks',
+      'suspicionMult',
     ]);
-    expect(changed(wan, memberlistWan).sort()).toEqual(['gossipIntervalMs', 'gossipNodes', 'indirectChecks']);
+    expect([
+      wan.suspicionMult,
+      wan.indirectChecks,
+      wan.gossipIntervalMs,
+      wan.gossipNodes,
+      wan.hostSilenceMs,
+    ]).toEqual([4, 5, 300, 5, 5000]);
     expect(changed(local, memberlistLocal).sort()).toEqual([
       'gossipNodes',
       'hostSilenceMs',
@@ -122,7 +140,8 @@ describe("expectedTiming: memberlist's formulas", () => {
     // lan's suspicionMult 5: 5 × 1 × 500 = 2500, × 2
     expect(t.suspicionMinMs).toBe(2500);
     expect(t.suspicionMaxMs).toBe(5000);
-    expect(expectedTiming(wan, 10).suspicionMinMs).toBe(6 * 5000);
+    // wan: suspicionMult 4 × max(1, log10 10) × a 5 s probe interval.
+    expect(expectedTiming(wan, 10).suspicionMinMs).toBe(4 * 5000);
   });
 
   it('states the memberlist-lan bound for 5 members in full', () => {
