@@ -15,12 +15,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { converged, FuzzCluster } from '../../bench/fuzz/cluster.js';
 import type { ClusterStatus, StateChange } from '../../bench/fuzz/protocol.js';
 import { createNode, type SwimNode } from '../../src/node/node.js';
+import { lan } from '../../src/swim/profiles.js';
 import { encodePacket } from '../../src/wire/encode.js';
 
 const TOP = 2 ** 32 - 1;
 const CAP = 64;
 const QUIET_MS = 3000;
 const REFUTED_WITHIN_MS = 5000;
+// The joiner alone holds the victim dead: the refutation comes back within a gossip round (0.1 to 0.3 s
+// here) when the victim hears of its death at once, and else at the latest through the joiner's
+// reconnection, which pings the members it holds dead every reconnect interval. Under a loaded CI machine
+// the first path once took 6 s; the second does not depend on any one datagram.
+const JOINER_REFUTED_WITHIN_MS = lan.reconnectIntervalMs + 1000;
 const KEY_HEX = 'ab'.repeat(32);
 
 function forgedDeath(victim: string, incarnation: number): Uint8Array {
@@ -160,7 +166,7 @@ describe('a forged death at 2^32 − 1 sent to the victim itself, then to a memb
     await cluster.close();
   });
 
-  it('cannot put the victim at the top: the joiner believes the second death and sees it refuted within 5 s', async () => {
+  it('cannot put the victim at the top: the joiner believes the second death and sees it refuted within a reconnect interval', async () => {
     // Found by the fuzz: the victim refuted at 2^32 − 1, a joiner learned it there from the victim's own
     // state, and a second forged death at 2^32 − 1 had the joiner hold it dead for good.
     const before = await cluster.status();
@@ -184,7 +190,7 @@ describe('a forged death at 2^32 − 1 sent to the victim itself, then to a memb
     await send(forgedDeath(victim, learned.incarnation), Number(node.localAddress.split(':')[1]));
     let sawDead = false;
     let back = -1;
-    while (performance.now() - sentAt < REFUTED_WITHIN_MS + 1000) {
+    while (performance.now() - sentAt < JOINER_REFUTED_WITHIN_MS + 1000) {
       const m = node.members().find((i) => i.name === victim)!;
       if (m.state === 'dead') sawDead = true;
       if (sawDead && m.state === 'alive') {
@@ -195,7 +201,7 @@ describe('a forged death at 2^32 − 1 sent to the victim itself, then to a memb
     }
     expect(sawDead).toBe(true);
     expect(back).toBeGreaterThan(0);
-    expect(back).toBeLessThan(REFUTED_WITHIN_MS);
+    expect(back).toBeLessThan(JOINER_REFUTED_WITHIN_MS);
     expect(node.members().find((i) => i.name === victim)!.incarnation).toBeGreaterThan(learned.incarnation);
   }, 40_000);
 });
