@@ -374,7 +374,7 @@ function main(): void {
   );
   const stateArray = bareUnpackr.unpack(stateBytes) as unknown;
 
-  const kinds = { alive: 0, suspect: 0, dead: 0, user: 0 };
+  const kinds = { alive: 0, suspect: 0, dead: 0, user: 0, busy: 0 };
   for (const u of ping.updates) kinds[u.kind]++;
   progress(
     `fdkit codec bench (${mode.name}): ping of ${pingBytes.length} bytes with ${ping.updates.length} updates ` +

@@ -20,7 +20,7 @@ export interface SearchRunSpec {
   readonly config: Partial<SwimConfig>;
   /** The adaptive probe timeout (with its defaults) on every member. */
   readonly adaptive: boolean;
-  /** fdkit's toggleable extras (freeze guard, death watch); off for memberlist's baseline. */
+  /** fdkit's toggleable extras (freeze guard, death watch, busy signal); off for memberlist's baseline. */
   readonly extras: boolean;
   readonly nodes: number;
   readonly seconds: number;
@@ -90,7 +90,7 @@ export function runSearchSpec(spec: SearchRunSpec): SearchRunRecord {
     config: spec.config,
     network: spec.network,
     faults: { ...plan, slowCpus },
-    ...(spec.extras ? {} : { freezeGuard: false, deathWatch: false }),
+    ...(spec.extras ? {} : { freezeGuard: false, deathWatch: false, busySignal: false }),
     ...(spec.adaptive ? { adaptiveProbeTimeout: {} } : {}),
     // Neither changes the protocol; both cost time (agreement checks are O(n²)).
     checkAgreement: false,

@@ -192,6 +192,7 @@ export async function runLifeguard(
         slowCpus,
         ...(m.freezeGuard === undefined ? {} : { freezeGuard: m.freezeGuard }),
         ...(m.deathWatch === undefined ? {} : { deathWatch: m.deathWatch }),
+        ...(m.busySignal === undefined ? {} : { busySignal: m.busySignal }),
       }));
       tick(`${s.key}, ${m.short}`);
       if (runs === undefined) return undefined;

@@ -21,6 +21,7 @@ export interface RunSpec {
   readonly slowCpus?: readonly SlowCpuFault[];
   readonly freezeGuard?: boolean;
   readonly deathWatch?: boolean;
+  readonly busySignal?: boolean;
 }
 
 /** What is kept of one run (the JSON's per-seed records). */
@@ -57,6 +58,7 @@ function runOne(spec: RunSpec): RunRecord {
     faults: { crashes: plan.crashes, slowCpus: spec.slowCpus ?? [] },
     ...(spec.freezeGuard === undefined ? {} : { freezeGuard: spec.freezeGuard }),
     ...(spec.deathWatch === undefined ? {} : { deathWatch: spec.deathWatch }),
+    ...(spec.busySignal === undefined ? {} : { busySignal: spec.busySignal }),
     onEvent: (observer, event) => {
       if (isMemberEvent(event)) tally.record(observer, event);
     },

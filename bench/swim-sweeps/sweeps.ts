@@ -152,6 +152,7 @@ export interface LifeguardMode {
   readonly config: Partial<SwimConfig>;
   readonly freezeGuard?: boolean;
   readonly deathWatch?: boolean;
+  readonly busySignal?: boolean;
 }
 
 export const LIFEGUARD_MODES: readonly LifeguardMode[] = [
@@ -162,6 +163,7 @@ export const LIFEGUARD_MODES: readonly LifeguardMode[] = [
     config: NO_LIFEGUARD,
     freezeGuard: false,
     deathWatch: false,
+    busySignal: false,
   },
   {
     key: 'on-bare',
@@ -170,6 +172,7 @@ export const LIFEGUARD_MODES: readonly LifeguardMode[] = [
     config: {},
     freezeGuard: false,
     deathWatch: false,
+    busySignal: false,
   },
   {
     key: 'off-extras',

@@ -43,6 +43,7 @@ export type { SeedAnswer } from '../swim/join-attempt.js';
 export type {
   Ack,
   AliveUpdate,
+  BusyUpdate,
   ConflictNotice,
   DeadUpdate,
   Gossip,

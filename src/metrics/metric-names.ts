@@ -61,6 +61,18 @@ export const METRICS = {
     [],
     'Statements claiming an incarnation far above the one held: accusations dropped, alive statements capped. Forged statements, or a restart while held alive.',
   ),
+  busySpells: define(
+    'busy_spells_total',
+    'counter',
+    [],
+    'Spells in which this member said it was busy: its timers kept firing late, its CPU behind; the others spared it.',
+  ),
+  busyExcused: define(
+    'busy_excused_total',
+    'counter',
+    [],
+    'Failed probes of members that had said they were busy: excused, no helpers asked, no suspicion raised.',
+  ),
   deaths: define('deaths_total', 'counter', ['cause'], 'Members this member came to hold dead, by cause.'),
   transitions: define(
     'transitions_total',

@@ -90,6 +90,14 @@ export function nodeMetrics(
     count((c) => c.incarnationJumps),
   );
   factory.countOf(
+    METRICS.busySpells,
+    count((c) => c.busySpells),
+  );
+  factory.countOf(
+    METRICS.busyExcused,
+    count((c) => c.busyExcused),
+  );
+  factory.countOf(
     METRICS.probes,
     count((c) => c.probes),
   );

@@ -81,6 +81,13 @@ export interface NodeCounters {
    * means someone forges statements, or a member restarted while held alive.
    */
   incarnationJumps: number;
+  /**
+   * Spells in which this member said it was busy: its timers kept firing late, its CPU behind
+   * (docs/membership.md, "Busy members"). The others spared it while they lasted.
+   */
+  busySpells: number;
+  /** Failed probes of members that had said they were busy: excused, with no helpers and no suspicion. */
+  busyExcused: number;
 }
 
 /** The datagram counters of a node or heartbeat monitor, from its transport (zero before it started). */
@@ -146,5 +153,7 @@ export function nodeCounters(
     delegateErrors: core?.delegateErrors ?? 0,
     nameConflicts: core?.nameConflicts ?? 0,
     incarnationJumps: core?.incarnationJumps ?? 0,
+    busySpells: core?.busySpells ?? 0,
+    busyExcused: core?.busyExcused ?? 0,
   };
 }

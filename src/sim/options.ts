@@ -58,6 +58,8 @@ export interface SimulationOptions {
   readonly adaptiveProbeTimeout?: AdaptiveTimeoutOptions;
   /** Whether members use the freeze guard (docs/membership.md). Default true; off to measure what it does. */
   readonly freezeGuard?: boolean;
+  /** Whether members say when their CPU is behind and spare those that do (`busySignal`). Default true. */
+  readonly busySignal?: boolean;
   /**
    * Whether members watch their successors on the ring of names over held connections
    * (`death-watch.ts`). Each member computes its ring in O(n) after every membership change, which at
@@ -120,6 +122,7 @@ const KNOWN_OPTIONS = [
   'trackPhi',
   'adaptiveProbeTimeout',
   'freezeGuard',
+  'busySignal',
   'deathWatch',
   'formed',
   'member',

@@ -291,6 +291,7 @@ export class Simulation {
           ? {}
           : { adaptiveProbeTimeout: this.options.adaptiveProbeTimeout }),
         ...(this.options.freezeGuard === undefined ? {} : { freezeGuard: this.options.freezeGuard }),
+        ...(this.options.busySignal === undefined ? {} : { busySignal: this.options.busySignal }),
         ...(own.meta === undefined ? {} : { meta: own.meta }),
         ...(own.delegates === undefined ? {} : { delegates: own.delegates }),
       },

@@ -66,6 +66,12 @@ export interface SwimCoreOptions {
    */
   readonly deathWatch?: boolean;
   /**
+   * Say when this member's timers fire late (its CPU behind), and spare members that say so: no gossip
+   * fan-out, no helper duty, no suspicion on a late ack, each death sent straight to them (the busy
+   * members of docs/membership.md). Default true; false is memberlist's behaviour.
+   */
+  readonly busySignal?: boolean;
+  /**
    * The application's hooks (docs/delegates.md): filters of who joins and whose state is merged, and
    * application state carried in every state exchange. Each present hook must be a function. None by
    * default.
@@ -131,6 +137,7 @@ const KNOWN_OPTIONS = [
   'adaptiveProbeTimeout',
   'freezeGuard',
   'deathWatch',
+  'busySignal',
   'delegates',
   'conflictPolicy',
 ] as const;

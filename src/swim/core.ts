@@ -16,6 +16,7 @@ import { checkMemberMeta } from '../membership/identity.js';
 import { META_BYTES_MAX, USER_PAYLOAD_BYTES_MAX } from '../membership/limits.js';
 import { ALIVE, LEFT, type MemberStateName, stateName, UNKNOWN } from '../membership/member-state.js';
 import { AdaptiveTimeout } from './adaptive-timeout.js';
+import { Backpressure } from './backpressure.js';
 import { Broadcasts } from './broadcasts.js';
 import type { SwimConfig } from './config.js';
 import { NameConflicts } from './conflicts.js';
@@ -42,6 +43,7 @@ import type { Packet, StreamMessage, Update } from './messages.js';
 import { Outbox } from './outbox.js';
 import { PhiTracker } from './phi-tracker.js';
 import { Prober } from './prober.js';
+import { proberPort } from './prober-port.js';
 import { Reporter } from './reporter.js';
 import { MembershipRules } from './rules.js';
 import { SelfState } from './self.js';
@@ -81,6 +83,7 @@ export class SwimCore {
   private readonly suspicions: Suspicions;
   private readonly tombstones: Tombstones;
   private readonly deathWatch: DeathWatch | undefined;
+  private readonly backpressure: Backpressure | undefined;
   private readonly prober: Prober;
   private readonly gossiper: Gossiper;
   private readonly sync: StateSync;
@@ -112,8 +115,9 @@ export class SwimCore {
     const trackPhi = options.trackPhi !== false;
     const view = new MemberView(directory, this.selfId, clock, config.gossipToTheDeadMs, trackPhi);
     this.view = view;
-    this.outbox = new Outbox(config, env, view, this.counters, () => this.gossiper.wake());
-    this.health = new Health(config, options.freezeGuard !== false, this.counters, clock);
+    const busy = () => this.backpressure?.statement();
+    this.outbox = new Outbox(config, env, view, this.counters, () => this.gossiper.wake(), busy);
+    this.health = new Health(config, options.freezeGuard !== false, this.counters, clock, options.busySignal);
     const ctx: SwimContext = {
       name: this.name,
       address: this.address,
@@ -129,6 +133,8 @@ export class SwimCore {
       measured: (what, ms) => env.measured?.(what, ms),
     };
     this.phi = trackPhi ? new PhiTracker(view, clock, config.probeIntervalMs) : undefined;
+    const backpressure = this.health.busy && new Backpressure(ctx, this.health.busy);
+    this.backpressure = backpressure;
     const watch = env.watch;
     this.deathWatch =
       options.deathWatch === false || watch === undefined || env.probeConnect === undefined
@@ -149,11 +155,15 @@ export class SwimCore {
       forget: (id) => {
         view.table.forget(id);
         this.phi?.forget(id);
+        backpressure?.forget(id);
         if (ownsDirectory) directory.release(id);
       },
     });
     this.suspicions = new Suspicions(ctx, this.self, reporter, {
-      declareDead: (d, suspicion) => this.rules.dead(d, suspicion),
+      declareDead: (d, suspicion) => {
+        this.rules.dead(d, suspicion);
+        backpressure?.convicted(d);
+      },
       cameBackRecently: (id) => this.rules.cameBackRecently(id),
       pingOnce: (id, timeoutMs, done, accuse) => this.prober.pingOnce(id, timeoutMs, done, accuse),
     });
@@ -176,22 +186,8 @@ export class SwimCore {
       options.adaptiveProbeTimeout === undefined
         ? undefined
         : new AdaptiveTimeout(options.adaptiveProbeTimeout, config.probeTimeoutMs);
-    const suspicions = this.suspicions;
-    this.prober = new Prober(
-      ctx,
-      {
-        accusationOf: (id) => suspicions.accusationOf(id),
-        ownSuspectToProbe: () => suspicions.ownSuspectToProbe(),
-        probing: (id) => suspicions.probing(id),
-        probeFailed: (id, counted, silent) => suspicions.probeFailed(id, counted, silent),
-        probeRefused: (id) => suspicions.probeRefused(id),
-        hostAnswered: (id) => suspicions.hostAnswered(id),
-        heard: (name) => suspicions.heardFrom(name),
-        periodStarted: () => this.deathWatch?.tick(),
-      },
-      adaptive,
-    );
-    this.gossiper = new Gossiper(ctx);
+    this.prober = new Prober(ctx, proberPort(this.suspicions, this.deathWatch, backpressure), adaptive);
+    this.gossiper = new Gossiper(ctx, (id) => backpressure?.spares(id) === true);
     const self = this.self;
     this.sync = new StateSync(ctx, {
       get incarnation() {
@@ -400,6 +396,7 @@ export class SwimCore {
     // Updates first, so that an ack answering this packet already carries any refutation they cause
     // (Lifeguard's buddy system relies on it).
     for (const update of packet.updates) this.applyUpdate(update);
+    this.backpressure?.received(packet.from, packet.updates);
     switch (packet.type) {
       case 'ping':
         if (packet.target !== this.name) {
@@ -486,6 +483,7 @@ export class SwimCore {
       case 'user':
         this.broadcasts.receive(update);
         return;
+      // A busy statement is the backpressure's, once the packet's other updates are in (`received`).
     }
   }
 

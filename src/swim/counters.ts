@@ -42,6 +42,13 @@ export interface SwimCounters {
   misdirectedPings: number;
   /** Protocol timers that fired more than half a probe timeout late (this member's own stalls). */
   lateTimers: number;
+  /**
+   * Spells in which this member said it was busy: its timers fired late for half a second or more (see
+   * `busy-self.ts`).
+   */
+  busySpells: number;
+  /** Failed probes of members that had said they were busy: excused, no helpers asked, no suspicion. */
+  busyExcused: number;
   /** Connections tried to a member's port (late acks, and checks of others' refusals). */
   connectProbes: number;
   /** Of those, the ones the member's host refused. */
@@ -102,6 +109,8 @@ export function zeroSwimCounters(): SwimCounters {
     streamsSent: 0,
     misdirectedPings: 0,
     lateTimers: 0,
+    busySpells: 0,
+    busyExcused: 0,
     connectProbes: 0,
     connectsRefused: 0,
     fallbackPings: 0,

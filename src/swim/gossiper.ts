@@ -17,13 +17,18 @@ import type { Gossip } from './messages.js';
 export class Gossiper {
   private timer: Timer | undefined;
   private phaseMs = 0;
+  private dueMs = 0;
   private readonly targets: number[] = [];
   private readonly isTarget: (id: number) => boolean;
   // Made once: a closure per tick would be most of what an idle member allocates.
   private readonly onTick = (): void => this.tick();
 
-  constructor(private readonly ctx: SwimContext) {
-    this.isTarget = (id) => ctx.view.isGossipTarget(id);
+  /** @param spares - whether a member is spared the fan-out (it said it is busy: `backpressure.ts`) */
+  constructor(
+    private readonly ctx: SwimContext,
+    spares: (id: number) => boolean = () => false,
+  ) {
+    this.isTarget = (id) => ctx.view.isGossipTarget(id) && !spares(id);
   }
 
   start(): void {
@@ -46,6 +51,7 @@ export class Gossiper {
       now <= this.phaseMs
         ? this.phaseMs
         : this.phaseMs + Math.ceil((now - this.phaseMs) / interval) * interval;
+    this.dueMs = next;
     this.timer = clock.setTimer(next - now, this.onTick);
   }
 
@@ -53,6 +59,7 @@ export class Gossiper {
     const { lifecycle, outbox, view, config, random, clock, name } = this.ctx;
     this.timer = undefined;
     if (!lifecycle.isRunning) return;
+    this.ctx.health.noteLag(this.dueMs);
     if (outbox.pending > 0) {
       const targets = view.order.randomMembers(config.gossipNodes, random, this.isTarget, this.targets);
       for (const id of targets) {

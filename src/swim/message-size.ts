@@ -58,6 +58,8 @@ export function updateBytes(u: Update): number {
       return 2 + strBytes(u.name) + uintBytes(u.incarnation) + strBytes(u.from);
     case 'user':
       return 2 + strBytes(u.origin) + uintBytes(u.seq) + binBytes(u.payload);
+    case 'busy':
+      return 2 + strBytes(u.name) + uintBytes(u.seq);
   }
 }
 

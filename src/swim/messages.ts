@@ -66,6 +66,25 @@ export interface DeadUpdate {
   readonly from: string;
 }
 
+/**
+ * The member called `name` says that its CPU is behind (its timers fire late: docs/membership.md,
+ * "Busy members"). It rides on each of its own packets while that lasts, and it is gossiped every
+ * couple of seconds so that members it does not talk to learn it too. A receiver then spares it gossip,
+ * asks no helpers about it and does not suspect it on a failed probe, for a few seconds from the last
+ * word (`busy-peers.ts`).
+ */
+export interface BusyUpdate {
+  /** Discriminant of {@link Update}. */
+  readonly kind: 'busy';
+  /** The busy member, which is the only one to issue the statement. */
+  readonly name: string;
+  /**
+   * Its count of busy statements, unsigned 32-bit: a receiver passes one on only when it is newer than
+   * the last it had from that member, so that the gossip of one statement dies out.
+   */
+  readonly seq: number;
+}
+
 /** An application broadcast, spread by the same gossip; `(origin, seq)` identifies it. */
 export interface UserBroadcast {
   /** Discriminant of {@link Update}. */
@@ -85,7 +104,7 @@ export interface UserBroadcast {
 }
 
 /** Anything that is disseminated by piggybacking. */
-export type Update = AliveUpdate | SuspectUpdate | DeadUpdate | UserBroadcast;
+export type Update = AliveUpdate | SuspectUpdate | DeadUpdate | UserBroadcast | BusyUpdate;
 
 /** Direct probe; `target` lets a member that reuses an address ignore probes meant for its predecessor. */
 export interface Ping {

@@ -10,7 +10,7 @@ import type { SwimCounters } from './counters.js';
 import type { SwimEnvironment } from './environment.js';
 import type { MemberView } from './member-view.js';
 import { arrayHeaderBytes, packetBaseBytes, packetBytes, updateBytes } from './message-size.js';
-import type { Packet, StreamMessage, SuspectUpdate, Update } from './messages.js';
+import type { BusyUpdate, Packet, StreamMessage, SuspectUpdate, Update } from './messages.js';
 import { retransmitLimit } from './timing.js';
 
 export class Outbox {
@@ -26,6 +26,8 @@ export class Outbox {
     private readonly view: MemberView,
     private readonly counters: SwimCounters,
     private readonly onQueued: () => void,
+    /** This member's busy statement while it is busy (`backpressure.ts`): it rides on every packet. */
+    private readonly busyStatement: () => BusyUpdate | undefined = () => undefined,
   ) {}
 
   /** Updates waiting to be gossiped. */
@@ -55,6 +57,8 @@ export class Outbox {
    */
   sendPacket(address: string, packet: Packet): void {
     const updates = packet.updates as Update[];
+    const busy = this.busyStatement();
+    if (busy !== undefined) updates.push(busy);
     const before = updates.length;
     let bytes = before === 0 ? packetBaseBytes(packet) + 1 : packetBytes(packet);
     if (this.queue.length > 0) {

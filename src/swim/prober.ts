@@ -33,8 +33,13 @@ export interface ProberPort {
   heard(name: string): void;
   /** `id`'s host refused the connection of a late probe (the suspicions). */
   probeRefused(id: number): void;
-  /** A protocol period starts (the death watch reopens watches then). */
+  /** A protocol period starts (the death watch reopens watches then, a busy member speaks up). */
   periodStarted(): void;
+  /**
+   * Whether `id` said it is busy (`backpressure.ts`): its late ack is excused (no helpers, no suspicion),
+   * and it is asked to help nobody.
+   */
+  excuses(id: number): boolean;
 }
 
 interface AckHandler {
@@ -64,6 +69,8 @@ interface ProbeState {
   timer: Timer | undefined;
   /** A second probe of a member whose probe just failed (buddy system): never followed by a third. */
   readonly again: boolean;
+  /** The target had said it was busy when its ack was late: no helpers were asked, nothing follows. */
+  excused: boolean;
 }
 
 const NOOP = (): void => {};
@@ -248,7 +255,8 @@ export class Prober {
     const helpers = view.order.randomMembers(
       config.indirectChecks,
       random,
-      (id) => id !== target && id !== view.selfId && view.table.stateOf(id) === ALIVE,
+      (id) =>
+        id !== target && id !== view.selfId && view.table.stateOf(id) === ALIVE && !this.port.excuses(id),
       this.helpers,
     );
     const targetName = view.directory.nameOf(target);
@@ -310,6 +318,7 @@ export class Prober {
       heard: false,
       timer: undefined,
       again,
+      excused: false,
     };
     this.current = state;
     this.handlers.set(seq, {
@@ -333,7 +342,10 @@ export class Prober {
     const timeoutMs = health.awareness.scale(this.adaptiveTimeout?.timeoutMs() ?? config.probeTimeoutMs);
     const late = (): boolean => !state.acked && this.current === state && lifecycle.isRunning;
     const indirect = (): void => {
-      if (late()) this.indirect(state);
+      if (!late()) return;
+      // A busy target said why its ack is late: helpers' pings would only add to its backlog.
+      if (this.port.excuses(target)) state.excused = true;
+      else this.indirect(state);
     };
     if (!outbox.canConnect) {
       state.timer = clock.setTimer(timeoutMs, indirect);
@@ -402,6 +414,11 @@ export class Prober {
     }
     // Sent before this member froze: its silence says nothing about the target.
     if (freezeGuard?.isStale(state.sentMs)) return;
+    // A busy target said why it is late: its silence says nothing either, nor about this member's health.
+    if (state.excused || this.port.excuses(state.target)) {
+      this.ctx.counters.busyExcused++;
+      return;
+    }
     // Lifeguard: nacks that did not come mean our own links or process are the problem.
     awareness.apply(state.expectedNacks > 0 ? state.expectedNacks - state.nacks : 1);
     // A nack is a second vantage point that found the target silent too, from a member this one can

@@ -178,7 +178,9 @@ export class Suspicion {
 
   private arm(deadline: number): void {
     this.timer.cancel();
-    this.timerDueMs = deadline;
+    // A confirmation can move the deadline into the past: the timer is then due now, not late (a late
+    // timer is read as this member's own stall, by Lifeguard's score, the freeze guard and the busy signal).
+    this.timerDueMs = Math.max(deadline, this.clock.now());
     this.timer = this.clock.setTimer(Math.max(0, deadline - this.clock.now()), () => this.wake());
   }
 

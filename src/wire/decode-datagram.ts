@@ -6,6 +6,7 @@
  */
 import type {
   AliveUpdate,
+  BusyUpdate,
   DeadUpdate,
   Packet,
   SuspectUpdate,
@@ -103,6 +104,14 @@ function readUpdate(u: unknown, context: string, i: number): Update | undefined 
         return undefined;
       }
       const update: UserBroadcast = { kind: 'user', origin, seq: u32(seq), payload: copyBytes(payload) };
+      return update;
+    }
+    case UpdateTag.busy: {
+      if (u.length !== 3) return fail('malformed', `${context}[${i}]: busy has 3 elements, got ${u.length}`);
+      const name: unknown = u[1];
+      const seq: unknown = u[2];
+      if (!isName(name, context, i, 'name') || !isU32(seq, context, i, 'seq')) return undefined;
+      const update: BusyUpdate = { kind: 'busy', name, seq: u32(seq) };
       return update;
     }
     default:

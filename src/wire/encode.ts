@@ -49,6 +49,8 @@ function updateFields(u: Update): unknown[] {
       return [UpdateTag.dead, u.name, u.incarnation, u.from];
     case 'user':
       return [UpdateTag.user, u.origin, u.seq, u.payload];
+    case 'busy':
+      return [UpdateTag.busy, u.name, u.seq];
   }
 }
 

@@ -69,6 +69,8 @@ export const UpdateTag = {
   dead: 3,
   /** `[4, origin, seq, payload]` */
   user: 4,
+  /** `[5, name, seq]` */
+  busy: 5,
 } as const;
 
 /** One of the {@link UpdateTag} values. */

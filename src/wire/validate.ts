@@ -146,6 +146,11 @@ function updateProblem(u: Update, base: string, index: number): string | undefin
         field(base, index, 'seq', 'u32', checkU32(u.seq)) ??
         field(base, index, 'payload', 'payload', checkBytes(u.payload, USER_PAYLOAD_BYTES_MAX))
       );
+    case 'busy':
+      return (
+        field(base, index, 'name', 'name', checkName(u.name)) ??
+        field(base, index, 'seq', 'u32', checkU32(u.seq))
+      );
     default:
       return `${base}[${index}].kind: unknown update kind ${String((u as { kind?: unknown } | undefined)?.kind)}`;
   }

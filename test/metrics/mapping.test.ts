@@ -58,6 +58,8 @@ describe('the counter behind each metric', () => {
         'incarnationJumps',
         'deaths',
         'lateTimers',
+        'busySpells',
+        'busyExcused',
       ] as const),
       drops,
     } as unknown as NodeCounters;
@@ -89,6 +91,8 @@ describe('the counter behind each metric', () => {
       ['x_incarnation_jumps_total', {}, c.incarnationJumps!],
       ['x_push_pulls_total', {}, c.pushPulls!],
       ['x_late_timers_total', {}, c.lateTimers!],
+      ['x_busy_spells_total', {}, c.busySpells!],
+      ['x_busy_excused_total', {}, c.busyExcused!],
       ['x_messages_sent_total', { transport: 'udp' }, c.packetsOut!],
       ['x_messages_sent_total', { transport: 'tcp' }, c.streamsOut!],
       ['x_messages_received_total', { transport: 'udp' }, c.packetsIn!],

@@ -10,7 +10,11 @@ import { type Harness, run } from './swim-context.js';
  * A port that records what the prober asks and holds `accusations` against members; `ownSuspect` gives
  * the answers of `ownSuspectToProbe`, one per period (−1 once they run out).
  */
-export function fakePort(accusations = new Map<number, SuspectUpdate>(), ownSuspect: readonly number[] = []) {
+export function fakePort(
+  accusations = new Map<number, SuspectUpdate>(),
+  ownSuspect: readonly number[] = [],
+  busy: ReadonlySet<number> = new Set(),
+) {
   const calls: string[] = [];
   /** The ids `accusationOf` was asked about. */
   const asked: number[] = [];
@@ -27,6 +31,7 @@ export function fakePort(accusations = new Map<number, SuspectUpdate>(), ownSusp
     hostAnswered: (id) => calls.push(`answered ${id}`),
     heard: () => undefined,
     periodStarted: () => calls.push('period'),
+    excuses: (id) => busy.has(id),
   };
   return { port, calls, asked };
 }

@@ -254,4 +254,15 @@ describe('Suspicion: the timers it costs', () => {
     clock.advanceTo(MAX);
     expect(fired).toEqual([1500]);
   });
+
+  it('a confirmation that brings the deadline into the past fires the timer as due now, not as late', () => {
+    const { clock, s, fired } = start();
+    clock.advanceTo(10_000); // woke at 4000 without confirmations, re-armed for 24000
+    for (const from of ['b', 'c', 'd']) s.confirm(from); // the deadline falls to 4000, behind the clock
+    expect(s.deadline()).toBe(MIN);
+    clock.advance(0);
+    clock.advanceTo(MAX);
+    // Due at 10000: a due time of 4000 would read as a timer 6 s late, this member's own stall.
+    expect(fired).toEqual([10_000]);
+  });
 });

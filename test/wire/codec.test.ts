@@ -251,6 +251,7 @@ const UPDATE_EXAMPLES: readonly Update[] = [
   { kind: 'suspect', name: 'n4', incarnation: 300, from: 'n1' },
   { kind: 'dead', name: 'n5', incarnation: 70_000, from: 'n5' },
   { kind: 'user', origin: 'n1', seq: 12, payload: Uint8Array.of(42) },
+  { kind: 'busy', name: 'n2', seq: 4_000_000_000 },
 ];
 
 // ---------------------------------------------------------------------------------------------------------
@@ -272,7 +273,7 @@ describe('tags and layout (append-only: these numbers never change)', () => {
       conflict: 11,
       nameQuery: 12,
     });
-    expect(UpdateTag).toEqual({ alive: 1, suspect: 2, dead: 3, user: 4 });
+    expect(UpdateTag).toEqual({ alive: 1, suspect: 2, dead: 3, user: 4, busy: 5 });
     expect([ALIVE, SUSPECT, DEAD, LEFT, STATE_CODE_MAX]).toEqual([0, 1, 2, 3, 3]);
   });
 
@@ -337,6 +338,7 @@ describe('tags and layout (append-only: these numbers never change)', () => {
       [2, 'n4', 300, 'n1'],
       [3, 'n5', 70_000, 'n5'],
       [4, 'n1', 12, Buffer.of(42)],
+      [5, 'n2', 4_000_000_000],
     ]);
   });
 });

@@ -55,7 +55,7 @@ const PACKET_TAGS: Record<string, number> = {
   conflict: 11,
   'name-query': 12,
 };
-const KIND_TAGS: Record<string, number> = { alive: 1, suspect: 2, dead: 3, user: 4 };
+const KIND_TAGS: Record<string, number> = { alive: 1, suspect: 2, dead: 3, user: 4, busy: 5 };
 /** A tag no release uses, for a kind or type the oracle does not know. */
 const UNUSED_TAG = 99;
 
@@ -71,6 +71,8 @@ function updateWire(u: Obj): unknown[] {
         : [tag, u.name, u.incarnation, u.from];
     case 'user':
       return [tag, u.origin, u.seq, u.payload];
+    case 'busy':
+      return [tag, u.name, u.seq];
     default:
       return [tag, u.name, u.incarnation, u.from];
   }
@@ -590,6 +592,7 @@ const updateArb: fc.Arbitrary<Obj> = fc.oneof(
     { requiredKeys: ['kind', 'name', 'incarnation', 'from'] },
   ),
   fc.record({ kind: fc.constant('user'), origin: nameArb, seq: u32Arb, payload: payloadArb }),
+  fc.record({ kind: fc.constant('busy'), name: nameArb, seq: u32Arb }),
   fc.record({ kind: fc.constant('rumour'), name: nameArb, incarnation: u32Arb, from: nameArb }),
 );
 const updatesArb = boundary(fc.array(updateArb, { maxLength: 3 }), [[]], ['x', null]);

@@ -72,6 +72,7 @@ const VALID_UPDATES = {
   suspect: [2, 'n', 3, 'f'],
   dead: [3, 'n', 3, 'f'],
   user: [4, 'o', 3, bin(2)],
+  busy: [5, 'n', 3],
 } as const;
 const VALID_PUSH_PULL = [1, 8, 'a', true, false, [[0, 'n', 'h:1', 3, bin(2)]]];
 
@@ -146,6 +147,10 @@ const UPDATE_FIELDS: Record<keyof typeof VALID_UPDATES, [number, FieldKind][]> =
     [1, 'name'],
     [2, 'u32'],
     [3, 'payload'],
+  ],
+  busy: [
+    [1, 'name'],
+    [2, 'u32'],
   ],
 };
 const PUSH_PULL_FIELDS: [number, FieldKind][] = [
@@ -453,7 +458,7 @@ describe('fields of updates', () => {
   });
 
   it('drops an unknown update kind as unknown-kind, a kind that is not a number as malformed', () => {
-    for (const kind of [0, 5, 6, 127, 255, -1, 1.5]) {
+    for (const kind of [0, 6, 7, 127, 255, -1, 1.5]) {
       expectDatagramDrop(
         inGossip(replaced(VALID_UPDATES.suspect, 0, kind)),
         'unknown-kind',

@@ -107,6 +107,7 @@ const ALIVE: Update = { kind: 'alive', name: 'a', address: 'h:1', incarnation: 3
 const SUSPECT: Update = { kind: 'suspect', name: 'a', incarnation: 3, from: 'f' };
 const DEAD: Update = { kind: 'dead', name: 'a', incarnation: 3, from: 'f' };
 const BROADCAST: Update = { kind: 'user', origin: 'o', seq: 3, payload: bin(2) };
+const BUSY: Update = { kind: 'busy', name: 'a', seq: 3 };
 
 describe('updates: each field alone out of range or of the wrong type', () => {
   // Each bad update follows a valid one, so the path is updates[1] and the first update was passed over.
@@ -146,6 +147,9 @@ describe('updates: each field alone out of range or of the wrong type', () => {
       withFields(BROADCAST, { payload: bin(64_513) }),
       range('ping.updates[1].payload', PAYLOAD),
     ],
+    ['busy name ""', withFields(BUSY, { name: '' }), range('ping.updates[1].name', NAME)],
+    ['busy seq 2^32', withFields(BUSY, { seq: 2 ** 32 }), range('ping.updates[1].seq', U32)],
+    ['busy seq "3"', withFields(BUSY, { seq: '3' }), wrong('ping.updates[1].seq', U32)],
     ['an unknown kind', cast<Update>({ kind: 'gone' }), 'ping.updates[1].kind: unknown update kind gone'],
     ['null', cast<Update>(null), 'ping.updates[1].kind: unknown update kind undefined'],
   ];

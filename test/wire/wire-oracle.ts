@@ -161,6 +161,12 @@ export function updateViolation(u: unknown, path: string): Check {
         () => u32(u.seq, `${path}.seq`),
         () => byteArray(u.payload, USER_PAYLOAD_BYTES_MAX, `${path}.payload`),
       );
+    case 'busy':
+      return first(
+        () => exactFields(u, ['kind', 'name', 'seq'], path),
+        () => name(u.name, `${path}.name`),
+        () => u32(u.seq, `${path}.seq`),
+      );
     default:
       return at(`${path}.kind`, 'unknown-kind');
   }

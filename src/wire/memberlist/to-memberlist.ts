@@ -29,7 +29,10 @@ export interface MlSender {
   readonly versions: VersionBook;
 }
 
-/** An update as memberlist's message; undefined for an alive statement whose address it cannot carry. */
+/**
+ * An update as memberlist's message; undefined for an alive statement whose address it cannot carry, and
+ * for a busy statement, which memberlist does not have.
+ */
 export function updateToMl(update: Update, versions: VersionBook): MlPacketMessage | undefined {
   switch (update.kind) {
     case 'alive': {
@@ -51,6 +54,9 @@ export function updateToMl(update: Update, versions: VersionBook): MlPacketMessa
       return { type: 'dead', incarnation: update.incarnation, node: update.name, from: update.from };
     case 'user':
       return { type: 'user', payload: update.payload };
+    case 'busy':
+      // memberlist has no such statement; a Go member keeps its own Lifeguard score instead.
+      return undefined;
   }
 }
 

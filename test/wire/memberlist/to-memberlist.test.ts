@@ -73,6 +73,8 @@ describe('updateToMl', () => {
     });
     expect(updateToMl(dead, book())).toEqual({ type: 'dead', incarnation: 9, node: 'go-2', from: 'go-2' });
     expect(updateToMl(user, book())).toEqual({ type: 'user', payload: Uint8Array.of(1, 2) });
+    // memberlist has no busy statement: a Go member never sees one.
+    expect(updateToMl({ kind: 'busy', name: 'fd-1', seq: 3 }, book())).toBeUndefined();
   });
 });
 
