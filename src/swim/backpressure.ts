@@ -13,7 +13,10 @@
  *
  * When half the members or more are busy, the cluster as a whole is behind (a host that runs them all,
  * overloaded): sparing them would leave gossip with nowhere to go, and the statements themselves would
- * add to the load. Then nobody is spared and no statement is gossiped, until fewer are busy.
+ * add to the load. Then nobody is spared and no statement is gossiped, until fewer are busy. Nor does a
+ * member that is busy itself spare anyone: it is no better placed than they are, and a member spared
+ * gossip misses the joins too, which in a cluster forming on an overloaded host (bench/scale, 100
+ * agents on two cores) left members without some others for half a minute.
  */
 
 import { BusyPeers } from './busy-peers.js';
@@ -29,8 +32,8 @@ function queueKey(id: number): number {
 export class Backpressure {
   private readonly peers: BusyPeers;
   private statementCache: BusyUpdate | undefined;
-  private sparingAtMs = Number.NaN;
-  private sparingNow = false;
+  private fewBusyAtMs = Number.NaN;
+  private fewBusyNow = false;
 
   /** @param self - this member's own signal (its health's) */
   constructor(
@@ -54,7 +57,7 @@ export class Backpressure {
    * since every packet it sends carries it already.
    */
   periodStarted(): void {
-    if (this.sparing) this.self.announce();
+    if (this.fewBusy) this.self.announce();
   }
 
   /**
@@ -72,7 +75,7 @@ export class Backpressure {
     const id = this.ctx.view.directory.find(from);
     if (id !== undefined && id !== this.ctx.view.selfId && !said && this.peers.isBusy(id)) {
       this.peers.heardFrom(id, said);
-      this.sparingAtMs = Number.NaN;
+      this.fewBusyAtMs = Number.NaN;
     }
   }
 
@@ -82,8 +85,8 @@ export class Backpressure {
     if (id === undefined || id === view.selfId || !view.isProbeable(id)) return;
     const news = this.peers.statement(id, update.seq);
     // A mark changed: whether half the members are busy is worked out again.
-    this.sparingAtMs = Number.NaN;
-    if (news && this.sparing) outbox.enqueue(update, queueKey(id));
+    this.fewBusyAtMs = Number.NaN;
+    if (news && this.fewBusy) outbox.enqueue(update, queueKey(id));
   }
 
   /** This member declared `dead`: the busy members hear it straight from it. */
@@ -95,12 +98,12 @@ export class Backpressure {
     }
   }
 
-  /** Whether gossip spares `id`. */
+  /** Whether `id` is spared gossip and helper duty. */
   spares(id: number): boolean {
     return this.sparing && this.peers.isBusy(id);
   }
 
-  /** Whether `id` said it is busy: a late ack of its is excused, and it helps nobody probe. */
+  /** Whether `id` said it is busy: a late ack of its is excused. */
   excuses(id: number): boolean {
     return this.peers.isBusy(id);
   }
@@ -108,16 +111,21 @@ export class Backpressure {
   /** `id` left the view for good. */
   forget(id: number): void {
     this.peers.forget(id);
-    this.sparingAtMs = Number.NaN;
+    this.fewBusyAtMs = Number.NaN;
+  }
+
+  /** Whether this member spares the busy ones: it is not busy itself, and fewer than half are. */
+  private get sparing(): boolean {
+    return this.fewBusy && !this.self.isBusy;
   }
 
   /** Whether fewer than half the members are busy; worked out again when a mark or the time changed. */
-  private get sparing(): boolean {
+  private get fewBusy(): boolean {
     const now = this.ctx.clock.now();
-    if (now !== this.sparingAtMs) {
-      this.sparingAtMs = now;
-      this.sparingNow = this.peers.count * 2 < this.ctx.view.clusterSize;
+    if (now !== this.fewBusyAtMs) {
+      this.fewBusyAtMs = now;
+      this.fewBusyNow = this.peers.count * 2 < this.ctx.view.clusterSize;
     }
-    return this.sparingNow;
+    return this.fewBusyNow;
   }
 }

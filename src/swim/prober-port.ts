@@ -8,7 +8,9 @@ import type { Suspicions } from './suspicions.js';
 export function proberPort(
   suspicions: Suspicions,
   deathWatch: { tick(): void } | undefined,
-  backpressure: { periodStarted(): void; excuses(id: number): boolean } | undefined,
+  backpressure:
+    | { periodStarted(): void; excuses(id: number): boolean; spares(id: number): boolean }
+    | undefined,
 ): ProberPort {
   return {
     accusationOf: (id) => suspicions.accusationOf(id),
@@ -23,5 +25,6 @@ export function proberPort(
       backpressure?.periodStarted();
     },
     excuses: (id) => backpressure?.excuses(id) === true,
+    spares: (id) => backpressure?.spares(id) === true,
   };
 }

@@ -35,11 +35,10 @@ export interface ProberPort {
   probeRefused(id: number): void;
   /** A protocol period starts (the death watch reopens watches then, a busy member speaks up). */
   periodStarted(): void;
-  /**
-   * Whether `id` said it is busy (`backpressure.ts`): its late ack is excused (no helpers, no suspicion),
-   * and it is asked to help nobody.
-   */
+  /** Whether `id` said it is busy (`backpressure.ts`): its late ack is excused (no helpers, no suspicion). */
   excuses(id: number): boolean;
+  /** Whether `id` is spared helper duty (it said it is busy, and this member spares busy ones). */
+  spares(id: number): boolean;
 }
 
 interface AckHandler {
@@ -256,7 +255,7 @@ export class Prober {
       config.indirectChecks,
       random,
       (id) =>
-        id !== target && id !== view.selfId && view.table.stateOf(id) === ALIVE && !this.port.excuses(id),
+        id !== target && id !== view.selfId && view.table.stateOf(id) === ALIVE && !this.port.spares(id),
       this.helpers,
     );
     const targetName = view.directory.nameOf(target);

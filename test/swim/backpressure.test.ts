@@ -130,10 +130,26 @@ describe('Backpressure: half the members busy', () => {
     bp.convicted(DEAD_X);
     expect([h.wakes, h.packets.length]).toEqual([wakes, 1]);
     expect(bp.statement()).toEqual(busy('self', 0)); // its packets still say so
-    // b caught up: one in four again.
+    // b caught up: one in four again, once this member's own spell is over (2 s after its late timer).
     bp.received('b', []);
-    tick();
+    run(h.clock, 2000);
     expect([bp.spares(c), bp.excuses(b)]).toEqual([true, false]);
+  });
+
+  it('a member that is busy itself spares nobody, and still excuses the busy', () => {
+    // Four members with itself, one busy: a quarter. It is no better placed than b while it lags too.
+    const { h, bp, tick } = pressured();
+    const b = h.id('b');
+    bp.received('d', [busy('b', 1)]);
+    tick();
+    expect([bp.spares(b), bp.excuses(b)]).toEqual([true, true]);
+    makeBusy(h);
+    expect([bp.spares(b), bp.excuses(b)]).toEqual([false, true]);
+    bp.convicted(DEAD_X);
+    expect(h.packets).toEqual([]);
+    // Its own statement is still numbered anew: the others should know it lags.
+    bp.periodStarted();
+    expect(bp.statement()).toEqual(busy('self', 1));
   });
 
   it('the statement that makes half the members busy is not passed on, and nobody is spared from then', () => {

@@ -32,6 +32,7 @@ export function fakePort(
     heard: () => undefined,
     periodStarted: () => calls.push('period'),
     excuses: (id) => busy.has(id),
+    spares: (id) => busy.has(id),
   };
   return { port, calls, asked };
 }
