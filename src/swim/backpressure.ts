@@ -14,8 +14,8 @@
  * When half the members or more are busy, the cluster as a whole is behind (a host that runs them all,
  * overloaded): sparing them would leave gossip with nowhere to go, and the statements themselves would
  * add to the load. Then nobody is spared and no statement is gossiped, until fewer are busy. Nor does a
- * member that is busy itself spare anyone: it is no better placed than they are, and a member spared
- * gossip misses the joins too, which in a cluster forming on an overloaded host (bench/scale, 100
+ * member that is busy itself spare anyone or pass statements on: it is no better placed than they are,
+ * and a member spared gossip misses the joins too, which in a cluster forming on an overloaded host (bench/scale, 100
  * agents on two cores) left members without some others for half a minute.
  */
 
@@ -86,7 +86,8 @@ export class Backpressure {
     const news = this.peers.statement(id, update.seq);
     // A mark changed: whether half the members are busy is worked out again.
     this.fewBusyAtMs = Number.NaN;
-    if (news && this.fewBusy) outbox.enqueue(update, queueKey(id));
+    // A busy member passes nothing on: it adds no work to a cluster that may be as busy as it is.
+    if (news && this.sparing) outbox.enqueue(update, queueKey(id));
   }
 
   /** This member declared `dead`: the busy members hear it straight from it. */

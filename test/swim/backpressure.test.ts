@@ -150,6 +150,10 @@ describe('Backpressure: half the members busy', () => {
     // Its own statement is still numbered anew: the others should know it lags.
     bp.periodStarted();
     expect(bp.statement()).toEqual(busy('self', 1));
+    // Nor does it pass others' statements on, new as they are: it would add work to a busy cluster.
+    const wakes = h.wakes;
+    bp.received('d', [busy('c', 1)]);
+    expect([h.wakes, bp.excuses(h.id('c'))]).toEqual([wakes, true]);
   });
 
   it('the statement that makes half the members busy is not passed on, and nobody is spared from then', () => {
