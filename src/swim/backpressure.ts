@@ -15,11 +15,13 @@
  * overloaded): sparing them would leave gossip with nowhere to go, and the statements themselves would
  * add to the load. Then nobody is spared and no statement is gossiped, until fewer are busy. Nor does a
  * member that is busy itself spare anyone or pass statements on: it is no better placed than they are,
- * and a member spared gossip misses the joins too, which in a cluster forming on an overloaded host (bench/scale, 100
- * agents on two cores) left members without some others for half a minute.
+ * and a member spared gossip misses the joins too. For that reason nobody is spared either while the
+ * cluster grows, nor for {@link BUSY_PEER_HOLD_MS} after the last member this one learnt of: a cluster
+ * forming on an overloaded host (bench/scale, 100 agents on two cores) left members without a few others
+ * for 20 to 33 s after the last join, until a push-pull or a probe from the stranger repaired it.
  */
 
-import { BusyPeers } from './busy-peers.js';
+import { BUSY_PEER_HOLD_MS, BusyPeers } from './busy-peers.js';
 import type { BusySelf } from './busy-self.js';
 import type { SwimContext } from './context.js';
 import type { BusyUpdate, DeadUpdate, Update } from './messages.js';
@@ -34,6 +36,9 @@ export class Backpressure {
   private statementCache: BusyUpdate | undefined;
   private fewBusyAtMs = Number.NaN;
   private fewBusyNow = false;
+  /** The cluster size last seen, and when it last grew. */
+  private knownSize = 0;
+  private grewAtMs = Number.NEGATIVE_INFINITY;
 
   /** @param self - this member's own signal (its health's) */
   constructor(
@@ -41,6 +46,7 @@ export class Backpressure {
     private readonly self: BusySelf,
   ) {
     this.peers = new BusyPeers(ctx.clock);
+    this.knownSize = ctx.view.clusterSize;
   }
 
   /** The statement this member's packets carry while it is busy; undefined otherwise. */
@@ -57,6 +63,8 @@ export class Backpressure {
    * since every packet it sends carries it already.
    */
   periodStarted(): void {
+    // Looked at once a period at least, so that a join is seen within a period even with nothing to spare.
+    this.noteGrowth();
     if (this.fewBusy) this.self.announce();
   }
 
@@ -115,9 +123,20 @@ export class Backpressure {
     this.fewBusyAtMs = Number.NaN;
   }
 
-  /** Whether this member spares the busy ones: it is not busy itself, and fewer than half are. */
+  /**
+   * Whether this member spares the busy ones: it is not busy itself, fewer than half are, and no member
+   * joined its view in the last {@link BUSY_PEER_HOLD_MS}.
+   */
   private get sparing(): boolean {
-    return this.fewBusy && !this.self.isBusy;
+    this.noteGrowth();
+    const quiet = this.ctx.clock.now() - this.grewAtMs >= BUSY_PEER_HOLD_MS;
+    return quiet && this.fewBusy && !this.self.isBusy;
+  }
+
+  private noteGrowth(): void {
+    const size = this.ctx.view.clusterSize;
+    if (size > this.knownSize) this.grewAtMs = this.ctx.clock.now();
+    this.knownSize = size;
   }
 
   /** Whether fewer than half the members are busy; worked out again when a mark or the time changed. */
