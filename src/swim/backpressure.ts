@@ -2,7 +2,8 @@
  * Backpressure from busy members (docs/membership.md, "Busy members"). A member whose timers fire late
  * is behind on its socket buffer: everything sent to it waits behind the rest, and the news of a crash
  * reaches it last, many seconds after everyone else. It says so: a busy statement rides on each of its
- * packets, and it gossips one every couple of seconds. Members that hold its statement
+ * packets, numbered anew every couple of seconds, and each receiver passes a new one on once. Members
+ * that hold its statement
  * - spare it the gossip fan-out (it still hears every update piggybacked on its own probes' acks and on
  *   the pings it gets);
  * - send it each death they declare, straight away, so that it waits behind a short backlog only;

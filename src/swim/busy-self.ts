@@ -22,7 +22,7 @@ export const BUSY_HOLD_MS = 2000;
  * would only keep from it the gossip it missed while frozen.
  */
 export const BUSY_SUSTAINED_MS = 500;
-/** How often a busy member gossips its statement (each member's mark holds 5 s from its arrival). */
+/** How often a busy member numbers a new statement (each member's mark holds 5 s from its arrival). */
 export const BUSY_ANNOUNCE_MS = 2000;
 
 export class BusySelf {
@@ -64,8 +64,8 @@ export class BusySelf {
   }
 
   /**
-   * While busy, once every {@link BUSY_ANNOUNCE_MS}: a new statement number to gossip, which members
-   * pass on once each; otherwise undefined.
+   * While busy, once every {@link BUSY_ANNOUNCE_MS}: a new statement number, which its packets carry and
+   * members pass on once each; otherwise undefined.
    */
   announce(): number | undefined {
     if (!this.isBusy) return undefined;
